@@ -1,0 +1,45 @@
+# Every target sets up what it needs: a virtual environment in .venv with the package and
+# its test and dev extras, and the system Graphviz package (for SVG) when `dot` is missing.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test diagrams check bench graphviz clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,dev]'
+	@touch $(STAMP)
+
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing the system Graphviz package (dot is missing)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
+	  else \
+	    echo "Graphviz's 'dot' is missing: install it (e.g. 'sudo apt-get install graphviz' or 'brew install graphviz') and run make again" >&2; \
+	    exit 1; \
+	  fi; }
+
+demo: $(STAMP) graphviz
+	$(VENV)/bin/ygo-fsm render --out diagrams
+	$(VENV)/bin/ygo-fsm run --narrate tests/scenarios/sample_turn.yaml
+
+test: $(STAMP) graphviz
+	$(PY) -m pytest -q
+
+diagrams: $(STAMP) graphviz
+	$(VENV)/bin/ygo-fsm render --out diagrams
+
+check: $(STAMP)
+	$(VENV)/bin/ruff check ygo_fsm tests
+	$(VENV)/bin/mypy --strict ygo_fsm
+	$(VENV)/bin/ygo-fsm check
+
+bench: $(STAMP) graphviz
+	$(PY) -m ygo_fsm.bench
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

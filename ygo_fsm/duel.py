@@ -1,0 +1,289 @@
+"""The :class:`Duel`: one point in play, driven by ``legal_actions()`` / ``apply()``.
+
+>>> duel = Duel()                      # modern rules, turn 1, A's turn
+>>> duel.state
+'draw_phase.before_draw_window.turn_player'
+>>> [str(action) for action in duel.legal_actions()]
+['pass']
+>>> duel.apply("pass")
+>>> duel.priority
+'B'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
+from .errors import EngineError, IllegalActionError
+from .game import PLAYERS, PlayerState, Profile, Setup, TurnEffect, other_player
+from .spec import DONE_EVENT, Actor, Role
+from .trace import TraceRecord
+
+
+@dataclass(frozen=True)
+class Action:
+    """A player action: the event name and the player who takes it."""
+
+    name: str
+    player: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_DEFAULT_SETUP = Setup()
+
+
+class Duel:
+    """A duel in progress.
+
+    Create it from a :class:`~ygo_fsm.game.Setup` (or keyword overrides of the default
+    setup: ``Duel(profile="ocg2008")``). The machines come from a shared
+    :class:`~ygo_fsm.engine.Rulebook`; creating a duel builds none.
+    """
+
+    __slots__ = (
+        "rulebook", "profile", "turn", "turn_player", "players", "_effects",
+        "_frames", "_history", "_records", "winner", "is_over", "end_reason", "_seq",
+    )
+
+    def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
+                 **overrides: object) -> None:
+        if setup is None:
+            setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
+        elif overrides:
+            raise TypeError("give a Setup or keyword overrides, not both")
+        self.rulebook = rulebook or default_rulebook()
+        self.profile: Profile = setup.profile
+        self.turn: int = setup.turn
+        self.turn_player: str = setup.turn_player
+        self.players: dict[str, PlayerState] = {p: PlayerState(setup.players[p]) for p in PLAYERS}
+        self._effects: dict[int, frozenset[TurnEffect]] = {
+            turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()
+        }
+        if setup.effects:
+            self._effects[setup.turn] = self._effects.get(setup.turn, frozenset()) | set(setup.effects)
+        self._frames: list[Frame] = []
+        self._history: list[Action] = []
+        self._records: list[TraceRecord] = []
+        self.winner: str | None = None
+        self.is_over = False
+        self.end_reason = ""
+        self._seq = 0
+        try:
+            start = self.rulebook.state("turn", setup.phase)
+        except KeyError:
+            raise ValueError(f"unknown starting phase {setup.phase!r}; states of the turn machine: "
+                             f"{', '.join(self.rulebook.specs['turn'].state_ids())}") from None
+        self._frames.append(Frame(self, "turn", start.id, None))
+        self._enter_children()
+        self._settle()
+
+    # --- reading the duel -------------------------------------------------------------
+
+    @property
+    def opponent(self) -> str:
+        """The non-turn player."""
+        return other_player(self.turn_player)
+
+    @property
+    def state(self) -> str:
+        """The full state path, e.g. ``main_phase_1.open.turn_player``."""
+        return ".".join(frame.state for frame in self._frames)
+
+    def in_state(self, path: str) -> bool:
+        """Whether the duel is in ``path`` or in a state nested inside it."""
+        state = self.state
+        return state == path or state.startswith(path + ".")
+
+    @property
+    def priority(self) -> str | None:
+        """The player who must act now (holds priority or must choose), or ``None``."""
+        if self.is_over:
+            return None
+        for frame in reversed(self._frames):
+            role = self.rulebook.state(frame.machine, frame.state).priority
+            if role is not None:
+                return self.turn_player if role is Role.turn_player else self.opponent
+        return None
+
+    current_player = priority
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied so far, in order."""
+        return tuple(self._history)
+
+    @property
+    def trace(self) -> tuple[TraceRecord, ...]:
+        """One record per transition taken so far."""
+        return tuple(self._records)
+
+    def effect_applies(self, effect: TurnEffect) -> bool:
+        """Whether a turn effect applies to the current turn."""
+        return effect in self._effects.get(self.turn, ())
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the player who must act may take now (none once the duel is over)."""
+        return [Action(t.spec.event, player) for player, _, t in self._options()]
+
+    def explain_illegal(self, name: str) -> str:
+        """Why ``name`` is not legal now (empty when it is)."""
+        return self._refusal(name, None)
+
+    # --- acting -----------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Take ``action`` (an :class:`Action` or an event name for the player who must act).
+
+        Raises :class:`~ygo_fsm.errors.IllegalActionError` naming the state, the action and
+        the legal actions when it is not legal; the duel is then left exactly as it was.
+        """
+        name, player = (action.name, action.player) if isinstance(action, Action) else (action, None)
+        options = self._options()
+        for holder, level, transition in options:
+            if transition.spec.event == name and (player is None or player == holder):
+                self._history.append(Action(name, holder))
+                self._take(level, transition, actor=holder)
+                self._settle()
+                return
+        raise IllegalActionError(
+            name, self.state, [t.spec.event for _, _, t in options], reason=self._refusal(name, player)
+        )
+
+    def copy(self) -> Duel:
+        """An independent copy: applying actions to one leaves the other as it was."""
+        clone = Duel.__new__(Duel)
+        clone.rulebook = self.rulebook
+        clone.profile, clone.turn, clone.turn_player = self.profile, self.turn, self.turn_player
+        clone.players = {p: state.copy() for p, state in self.players.items()}
+        clone._effects = dict(self._effects)
+        clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as) for f in self._frames]
+        clone._history = list(self._history)
+        clone._records = list(self._records)
+        clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
+        clone._seq = self._seq
+        return clone
+
+    # --- used by callbacks ------------------------------------------------------------
+
+    def begin_next_turn(self) -> None:
+        """The next turn begins; the other player becomes the turn player."""
+        self.turn += 1
+        self.turn_player = self.opponent
+
+    def end_duel(self, *, winner: str | None, reason: str) -> None:
+        """The duel is over (``winner`` ``None`` for a draw)."""
+        self.winner = winner
+        self.is_over = True
+        self.end_reason = reason
+
+    # --- the engine -------------------------------------------------------------------
+
+    def _player_of(self, actor: Actor) -> str:
+        return self.turn_player if actor is Actor.turn_player else self.opponent
+
+    def _options(self) -> list[tuple[str, int, CompiledTransition]]:
+        """Enabled player transitions for the player who must act, innermost frame first."""
+        holder = self.priority
+        if holder is None:
+            return []
+        options: list[tuple[str, int, CompiledTransition]] = []
+        handled: set[str] = set()
+        for level in range(len(self._frames) - 1, -1, -1):
+            frame = self._frames[level]
+            here: list[CompiledTransition] = []
+            for transition in self.rulebook.player_transitions(frame.machine, frame.state):
+                event = transition.spec.event
+                if event in handled or self._player_of(transition.spec.actor) != holder:
+                    continue
+                if transition.enabled(frame):
+                    if any(other.spec.event == event for other in here):
+                        raise EngineError(
+                            f"{self.state}: transitions for {event!r} in {frame.machine}.{frame.state} are "
+                            f"enabled together with no declared precedence")
+                    here.append(transition)
+            handled.update(t.spec.event for t in here)
+            options.extend((holder, level, t) for t in here)
+        return options
+
+    def _refusal(self, name: str, player: str | None) -> str:
+        if self.is_over:
+            return f"the duel is over ({self.end_reason})"
+        holder = self.priority
+        if player is not None and player != holder:
+            return f"{player} does not hold priority ({holder} must act)"
+        for frame in reversed(self._frames):
+            for transition in self.rulebook.outgoing(frame.machine, frame.state):
+                spec = transition.spec
+                if spec.event != name:
+                    continue
+                if spec.is_player_action and self._player_of(spec.actor) != holder:
+                    continue
+                if not spec.is_player_action:
+                    return "the engine takes that step, not a player"
+                failed = [g for g, check in zip(spec.guards, transition.guards) if not check(frame)]
+                held = [u for u, check in zip(spec.unless, transition.unless) if check(frame)]
+                reasons = [f"{g} does not hold" for g in failed] + [f"{u} holds" for u in held]
+                if reasons:
+                    return f"{', '.join(reasons)} [{spec.rule}]"
+        return ""
+
+    def _enter_children(self) -> None:
+        """Push the machines run by the innermost state, recursively, at their initial states."""
+        while True:
+            frame = self._frames[-1]
+            child = self.rulebook.state(frame.machine, frame.state).machine
+            if child is None:
+                return
+            self._frames.append(Frame(self, child, self.rulebook.specs[child].initial, frame.state))
+
+    def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
+        del self._frames[level + 1:]
+        frame = self._frames[level]
+        transition.execute(frame)
+        self._enter_children()
+        spec = transition.spec
+        self._seq += 1
+        self._records.append(TraceRecord.model_construct(
+            seq=self._seq, turn=self.turn, turn_player=self.turn_player, machine=frame.machine,
+            source=spec.source, dest=spec.dest, event=spec.event, transition=spec.id, actor=actor,
+            priority=self.priority, chain=(), rule=spec.rule, state=self.state,
+        ))
+
+    def _settle(self) -> None:
+        """Take engine transitions until a player must act or the duel is over."""
+        rulebook = self.rulebook
+        while not self.is_over:
+            frame = self._frames[-1]
+            state = rulebook.state(frame.machine, frame.state)
+            if state.terminal:
+                if not self.is_over:
+                    self.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
+                return
+            enabled = [t for t in rulebook.engine_transitions(frame.machine, frame.state) if t.enabled(frame)]
+            if len(enabled) > 1:
+                raise EngineError(f"{self.state}: engine transitions "
+                                  f"{', '.join(t.spec.id for t in enabled)} are enabled together "
+                                  "with no declared precedence")
+            if enabled:
+                self._take(len(self._frames) - 1, enabled[0], actor="engine")
+                continue
+            if state.final and len(self._frames) > 1:
+                self._frames.pop()
+                parent = self._frames[-1]
+                done = [t for t in rulebook.done_transitions(parent.machine, parent.state) if t.enabled(parent)]
+                if len(done) != 1:
+                    problem = "no" if not done else "more than one"
+                    raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
+                                      f"enabled in {parent.machine}.{parent.state}")
+                self._take(len(self._frames) - 1, done[0], actor="engine")
+                continue
+            if not self._options():
+                raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
+            return
+
+    def __repr__(self) -> str:
+        status = f"over, winner {self.winner}" if self.is_over else f"priority {self.priority}"
+        return f"<Duel turn {self.turn} ({self.turn_player}) {self.state} {status}>"

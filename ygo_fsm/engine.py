@@ -1,0 +1,242 @@
+"""The runtime: declared machines built once into ``transitions`` machines, and the frames
+that a duel moves through them.
+
+Semantics
+=========
+This is the one place that says how the engine moves; the tests hold it to these words.
+
+Configuration
+    A duel is a stack of *frames*, one per active machine: the ``turn`` machine at the
+    bottom, then the machine run by the current turn state (e.g. ``main_phase``), then the
+    machine run by that machine's state (e.g. ``priority``), and so on. The full state path
+    joins the frames' states with ``.``: ``main_phase_1.open.turn_player`` (the ``turn``
+    machine's own id is not part of the path).
+
+Entering a state
+    Entering a state that declares ``machine: X`` pushes a frame of ``X`` at its initial
+    state (and so on, recursively). Leaving a state pops every frame above it.
+
+Player actions
+    The player who must act (``Duel.priority``) is the one named by the ``priority:`` of
+    the innermost state that declares one. The legal actions are the player transitions
+    whose actor is that player and whose guards hold, looked up from the innermost frame
+    outwards; an event that an inner frame handles hides the same event further out (as in
+    statecharts). Taking an outer frame's transition leaves the inner frames.
+
+Engine transitions
+    After every action the engine settles: while the innermost frame's state has exactly
+    one enabled engine transition (other than ``done``), it is taken. When the innermost
+    frame is in a final state, that frame is popped and its parent receives ``done``; the
+    parent's ``done`` transition whose guards hold is taken. Settling stops in a state where
+    a player must act, or when the duel is over.
+
+Priority and passing
+    Every phase and step opens the ``priority`` machine: the turn player acts or passes,
+    then the opponent acts or passes; both passing in succession finishes it, and the phase
+    or step ends (004 ●每个阶段或步骤…). A fresh ``priority`` frame always starts with the
+    turn player.
+
+Ties and errors
+    Two enabled transitions for the same event in the same frame, or two enabled engine
+    transitions at once, have no declared precedence: the engine raises
+    :class:`~ygo_fsm.errors.EngineError` instead of taking file order (precedence is
+    declared with ``unless:``). So does a state that is not final or terminal and offers
+    neither an action nor an engine transition.
+
+Sharing
+    A :class:`Rulebook` loads and validates the declarations and builds one
+    ``transitions.Machine`` per machine, once; every duel shares it. A duel owns only its
+    game data and its frames, which the machines move as their models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from transitions import EventData, Machine, Transition
+
+from .loader import load_machines
+from .rules import CALLBACKS, GUARDS, Callback, Guard
+from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
+
+if TYPE_CHECKING:
+    from .duel import Duel
+
+
+class Frame:
+    """One active machine of a duel: the model a shared ``transitions`` machine moves.
+
+    ``invoked_as`` is the parent's state that runs this machine (``None`` for the turn).
+    """
+
+    __slots__ = ("duel", "machine", "state", "invoked_as")
+
+    def __init__(self, duel: Duel, machine: str, state: str, invoked_as: str | None) -> None:
+        self.duel = duel
+        self.machine = machine
+        self.state = state
+        self.invoked_as = invoked_as
+
+    def __repr__(self) -> str:
+        return f"Frame({self.machine}:{self.state})"
+
+
+@dataclass(frozen=True)
+class CompiledTransition:
+    """A declared transition with its guard functions resolved and its ``transitions`` objects."""
+
+    spec: TransitionSpec
+    guards: tuple[Guard, ...]
+    unless: tuple[Guard, ...]
+    machine: Machine
+    transition: Transition
+
+    def enabled(self, frame: Frame) -> bool:
+        """Every guard holds and no ``unless`` guard holds."""
+        for check in self.guards:
+            if not check(frame):
+                return False
+        for check in self.unless:
+            if check(frame):
+                return False
+        return True
+
+    def execute(self, frame: Frame) -> None:
+        """Take the transition through ``transitions``: the model's state changes, then the
+        callbacks run."""
+        machine = self.machine
+        event_data = EventData(
+            machine.get_state(self.spec.source), machine.events[self.spec.event], machine, frame, (), {}
+        )
+        if not self.transition.execute(event_data):  # guards were checked just before
+            raise AssertionError(f"transition {self.spec.id} refused after its guards held")
+
+
+def _as_condition(check: Guard) -> Any:
+    def condition(event: EventData) -> bool:
+        return check(event.model)
+
+    condition.__name__ = check.__name__
+    return condition
+
+
+def _as_callback(func: Callback) -> Any:
+    def after(event: EventData) -> None:
+        func(event.model)
+
+    after.__name__ = func.__name__
+    return after
+
+
+class Rulebook:
+    """The declared machines, validated and built once; shared by every duel."""
+
+    def __init__(self, specs: dict[str, MachineSpec]) -> None:
+        self.specs = specs
+        self.machines: dict[str, Machine] = {}
+        self._states: dict[tuple[str, str], StateSpec] = {}
+        self._outgoing: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
+        self._engine: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
+        self._done: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
+        self._players: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
+        for spec in specs.values():
+            self._build(spec)
+
+    @classmethod
+    def load(cls, directory: Path | None = None) -> Rulebook:
+        """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
+        return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS))
+
+    def _build(self, spec: MachineSpec) -> None:
+        machine = Machine(
+            model=None,
+            states=list(spec.state_ids()),
+            initial=spec.initial,
+            auto_transitions=False,
+            send_event=True,
+            name=spec.id,
+        )
+        compiled: dict[str, list[CompiledTransition]] = {state: [] for state in spec.state_ids()}
+        for t in spec.transitions:
+            machine.add_transition(
+                t.event,
+                t.source,
+                t.dest,
+                conditions=[_as_condition(GUARDS[g]) for g in t.guards],
+                unless=[_as_condition(GUARDS[g]) for g in t.unless],
+                after=[_as_callback(CALLBACKS[c]) for c in t.callbacks],
+            )
+            transition = machine.events[t.event].transitions[t.source][-1]
+            compiled[t.source].append(
+                CompiledTransition(
+                    spec=t,
+                    guards=tuple(GUARDS[g] for g in t.guards),
+                    unless=tuple(GUARDS[g] for g in t.unless),
+                    machine=machine,
+                    transition=transition,
+                )
+            )
+        self.machines[spec.id] = machine
+        for state in spec.states:
+            key = (spec.id, state.id)
+            self._states[key] = state
+            out = tuple(compiled[state.id])
+            self._outgoing[key] = out
+            self._players[key] = tuple(c for c in out if c.spec.is_player_action)
+            self._engine[key] = tuple(
+                c for c in out if not c.spec.is_player_action and c.spec.event != DONE_EVENT
+            )
+            self._done[key] = tuple(c for c in out if c.spec.event == DONE_EVENT)
+
+    def state(self, machine: str, state: str) -> StateSpec:
+        return self._states[(machine, state)]
+
+    def outgoing(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
+        return self._outgoing[(machine, state)]
+
+    def player_transitions(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
+        return self._players[(machine, state)]
+
+    def engine_transitions(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
+        return self._engine[(machine, state)]
+
+    def done_transitions(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
+        return self._done[(machine, state)]
+
+    def resolve_path(self, path: str) -> list[tuple[str, StateSpec]]:
+        """Resolve a full state path (``main_phase_1.open.turn_player``) from the ``turn``
+        machine down: a list of ``(machine id, state spec)``. ``KeyError`` if it is not one."""
+        machine = "turn"
+        resolved: list[tuple[str, StateSpec]] = []
+        for part in path.split("."):
+            if machine not in self.specs or (machine, part) not in self._states:
+                raise KeyError(path)
+            state = self._states[(machine, part)]
+            resolved.append((machine, state))
+            machine = state.machine or ""
+        return resolved
+
+    def find_state(self, name: str) -> tuple[str, StateSpec]:
+        """A state by full path, by ``machine.state``, or by a state id found in exactly one
+        machine. ``KeyError`` with the candidates when it is unknown or ambiguous."""
+        try:
+            return self.resolve_path(name)[-1]
+        except KeyError:
+            pass
+        if "." in name:
+            machine, _, state = name.partition(".")
+            if (machine, state) in self._states:
+                return machine, self._states[(machine, state)]
+        matches = [(m, s) for (m, sid), s in self._states.items() if sid == name]
+        if len(matches) == 1:
+            return matches[0]
+        raise KeyError(name)
+
+
+@lru_cache(maxsize=1)
+def default_rulebook() -> Rulebook:
+    """The shipped machines, loaded once per process."""
+    return Rulebook.load()

@@ -1,0 +1,250 @@
+"""Load and validate the machine declarations (``machines/*.yaml``).
+
+Validation happens in two layers:
+
+1. **schema** — each file is read with ``yaml.safe_load`` and parsed into a
+   :class:`~ygo_fsm.spec.MachineSpec`; a pydantic error becomes one line per field;
+2. **domain** — checks across items and files: duplicate machine, state or transition ids,
+   an initial/source/target state that does not exist, an unknown guard or callback name,
+   an unknown sub-machine (or a machine that runs itself), a ``done`` transition from a
+   state that runs no machine, an engine transition other than ``done`` from a state that
+   runs one, a player action from a state where that player does not act, a state that
+   cannot be reached from the initial state, a state that is neither final nor terminal
+   and has no way out, a machine run as a sub-machine that has no final state, and a
+   missing or malformed rule citation.
+
+Every problem is a :class:`~ygo_fsm.errors.DefinitionIssue` naming the file, the machine
+and the item; :func:`load_machines` raises :class:`~ygo_fsm.errors.MachineDefinitionError`
+carrying all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from .errors import DefinitionIssue, MachineDefinitionError
+from .spec import DONE_EVENT, MachineSpec
+
+#: A citation names a seed file (three digits) and a clause marker, e.g.
+#: ``000 ●ドローフェイズ【２】`` or ``004 ●先攻第1回合…``.
+CITATION = re.compile(r"^\d{3}(/\d{3})* \S")
+
+
+def machines_dir() -> Path:
+    """Where the declarations are: inside the installed package, else the checkout's ``machines/``."""
+    packaged = resources.files("ygo_fsm").joinpath("machines")
+    if isinstance(packaged, Path) and packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "machines"
+
+
+def _schema_issues(file: str, machine: str, error: ValidationError) -> list[DefinitionIssue]:
+    issues = []
+    for item in error.errors():
+        location = _location(item["loc"])
+        issues.append(DefinitionIssue(file, machine, location or "(file)", item["msg"]))
+    return issues
+
+
+def _location(loc: Iterable[int | str]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _describe_items(raw: Mapping[str, Any], loc: str) -> str:
+    """Replace ``states[2]`` by ``states[2] (id 'x')`` when the item has an id."""
+    match = re.match(r"^(states|transitions)\[(\d+)\](.*)$", loc)
+    if not match:
+        return loc
+    items = raw.get(match.group(1))
+    index = int(match.group(2))
+    if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
+        item_id = items[index].get("id")
+        if item_id is not None:
+            return f"{match.group(1)}[{index}] (id {item_id!r}){match.group(3)}"
+    return loc
+
+
+def parse_machine_file(path: Path) -> tuple[MachineSpec | None, list[DefinitionIssue]]:
+    """Layer 1: read one file (safe YAML) and parse it into a spec."""
+    file = str(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [DefinitionIssue(file, path.stem, "(file)", f"cannot read: {exc}")]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else "(file)"
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return None, [DefinitionIssue(file, path.stem, where, f"invalid YAML: {problem}")]
+    if not isinstance(raw, dict):
+        return None, [DefinitionIssue(file, path.stem, "(file)", "expected a mapping with id, states and transitions")]
+    name = str(raw.get("id", path.stem))
+    try:
+        spec = MachineSpec.model_validate({**raw, "source_file": file})
+    except ValidationError as exc:
+        issues = _schema_issues(file, name, exc)
+        return None, [
+            DefinitionIssue(i.file, i.machine, _describe_items(raw, i.item), i.message) for i in issues
+        ]
+    return spec, []
+
+
+def _reachable(spec: MachineSpec) -> set[str]:
+    seen = {spec.initial}
+    todo = [spec.initial]
+    while todo:
+        state = todo.pop()
+        for transition in spec.outgoing(state):
+            if transition.dest not in seen:
+                seen.add(transition.dest)
+                todo.append(transition.dest)
+    return seen
+
+
+def check_machine(
+    spec: MachineSpec,
+    *,
+    machine_ids: Collection[str],
+    guards: Collection[str],
+    callbacks: Collection[str],
+) -> list[DefinitionIssue]:
+    """Layer 2 for one machine: the checks that need only this spec and the known names."""
+    issues: list[DefinitionIssue] = []
+
+    def issue(item: str, message: str) -> None:
+        issues.append(DefinitionIssue(spec.source_file, spec.id, item, message))
+
+    def cite(item: str, rule: str) -> None:
+        if not rule.strip():
+            issue(item, "missing rule citation (rule: seed file + clause, e.g. '000 ●ドローフェイズ【２】')")
+        elif not CITATION.match(rule):
+            issue(item, f"malformed rule citation {rule!r}: expected seed file number then clause, e.g. '000 ●…'")
+
+    cite("machine", spec.rule)
+    state_ids: set[str] = set()
+    for state in spec.states:
+        if state.id in state_ids:
+            issue(f"state {state.id}", "duplicate state id")
+        state_ids.add(state.id)
+        cite(f"state {state.id}", state.rule)
+        if state.machine is not None:
+            if state.machine not in machine_ids:
+                issue(f"state {state.id}", f"unknown sub-machine {state.machine!r}")
+            elif state.machine == spec.id:
+                issue(f"state {state.id}", "a machine cannot run itself")
+        if state.final and state.terminal:
+            issue(f"state {state.id}", "a state is final or terminal, not both")
+    if spec.initial not in state_ids:
+        issue("initial", f"unknown initial state {spec.initial!r}")
+
+    transition_ids: set[str] = set()
+    for transition in spec.transitions:
+        item = f"transition {transition.id}"
+        if transition.id in transition_ids:
+            issue(item, "duplicate transition id")
+        transition_ids.add(transition.id)
+        cite(item, transition.rule)
+        for end, state_id in (("source", transition.source), ("dest", transition.dest)):
+            if state_id not in state_ids:
+                issue(item, f"unknown {end} state {state_id!r}")
+        for name in (*transition.guards, *transition.unless):
+            if name not in guards:
+                issue(item, f"unknown guard {name!r}")
+        for name in transition.callbacks:
+            if name not in callbacks:
+                issue(item, f"unknown callback {name!r}")
+        if transition.source not in state_ids:
+            continue
+        source = spec.state(transition.source)
+        if source.final or source.terminal:
+            issue(item, f"leaves {'final' if source.final else 'terminal'} state {source.id!r}")
+        if transition.event == DONE_EVENT:
+            if source.machine is None:
+                issue(item, f"'{DONE_EVENT}' from state {source.id!r}, which runs no machine")
+            if transition.is_player_action:
+                issue(item, f"'{DONE_EVENT}' is an engine event; actor must be engine")
+        elif source.machine is not None and not transition.is_player_action:
+            issue(item, f"engine event {transition.event!r} from state {source.id!r}, which runs a machine "
+                  f"(only '{DONE_EVENT}' leaves it)")
+        if transition.is_player_action and source.machine is None and source.priority is None:
+            issue(item, f"player action from state {source.id!r}, where no player acts (declare priority:)")
+        if (transition.is_player_action and source.priority is not None
+                and source.priority.value != transition.actor.value):
+            issue(item, f"actor {transition.actor.value} acts in state {source.id!r}, "
+                  f"where {source.priority.value} acts")
+
+    if spec.initial in state_ids:
+        reachable = _reachable(spec)
+        for state in spec.states:
+            if state.id not in reachable:
+                issue(f"state {state.id}", f"unreachable from initial state {spec.initial!r}")
+    for state in spec.states:
+        if not (state.final or state.terminal) and not spec.outgoing(state.id):
+            issue(f"state {state.id}", "not final and has no way out")
+    return issues
+
+
+def check_machines(
+    specs: Iterable[MachineSpec],
+    *,
+    guards: Collection[str],
+    callbacks: Collection[str],
+) -> list[DefinitionIssue]:
+    """Layer 2 for a whole set: per-machine checks plus duplicate ids and sub-machine finals."""
+    specs = list(specs)
+    issues: list[DefinitionIssue] = []
+    by_id: dict[str, MachineSpec] = {}
+    for spec in specs:
+        if spec.id in by_id:
+            issues.append(DefinitionIssue(spec.source_file, spec.id, "id",
+                                          f"duplicate machine id (also in {by_id[spec.id].source_file})"))
+            continue
+        by_id[spec.id] = spec
+    for spec in specs:
+        issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks))
+    for spec in specs:
+        for state in spec.states:
+            child = by_id.get(state.machine or "")
+            if child is not None and not any(s.final for s in child.states):
+                issues.append(DefinitionIssue(spec.source_file, spec.id, f"state {state.id}",
+                                              f"runs machine {child.id!r}, which has no final state"))
+    return issues
+
+
+def load_machines(
+    directory: Path | None = None,
+    *,
+    guards: Collection[str],
+    callbacks: Collection[str],
+) -> dict[str, MachineSpec]:
+    """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`).
+
+    Returns the specs by id, in file-name order. Raises
+    :class:`~ygo_fsm.errors.MachineDefinitionError` listing every problem found.
+    """
+    directory = machines_dir() if directory is None else directory
+    files = sorted(directory.glob("*.yaml"))
+    issues: list[DefinitionIssue] = []
+    specs: list[MachineSpec] = []
+    if not files:
+        issues.append(DefinitionIssue(str(directory), "-", "(directory)", "no machine declarations (*.yaml)"))
+    for path in files:
+        spec, found = parse_machine_file(path)
+        issues.extend(found)
+        if spec is not None:
+            specs.append(spec)
+    if not issues:
+        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks))
+    if issues:
+        raise MachineDefinitionError(issues)
+    return {spec.id: spec for spec in specs}

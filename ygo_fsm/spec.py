@@ -1,0 +1,145 @@
+"""Spec models: typed, validated views of the machine declarations in ``machines/*.yaml``.
+
+A declaration file holds one machine::
+
+    id: standby_phase
+    label: {zh: 准备流程, en: Standby Phase}
+    rule: 000 ●スタンバイフェイズ
+    initial: start
+    states:
+      - id: start
+        label: {zh: 准备流程的开始宣言, en: Standby Phase begins}
+        rule: 000 ●スタンバイフェイズ【１】
+      - id: open
+        machine: priority          # this state runs the priority machine
+        ...
+    transitions:
+      - id: skipped
+        event: standby_phase_skipped
+        actor: engine
+        source: start
+        dest: end
+        guards: [standby_phase_skip_applies]
+        label: {zh: …, en: …}
+        rule: 000 ●スタンバイフェイズ【１】
+
+These models are inert data. Cross-item checks (unknown states, unreachable states, unknown
+guard names …) live in :mod:`ygo_fsm.loader`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Event a parent machine receives when the machine run by its current state reaches a
+#: final state.
+DONE_EVENT = "done"
+
+_ID = r"^[a-z][a-z0-9_]*$"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Lang(str, Enum):
+    """Label languages."""
+
+    zh = "zh"
+    en = "en"
+
+
+class Label(_Model):
+    """A bilingual label: Chinese as in the seeds, and English."""
+
+    zh: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+
+    def text(self, lang: Lang | str) -> str:
+        """The label in ``lang`` (``zh`` or ``en``)."""
+        return self.zh if Lang(lang) is Lang.zh else self.en
+
+
+class Role(str, Enum):
+    """A player seen from the turn: the turn player (回合玩家) or the opponent (对方)."""
+
+    turn_player = "turn_player"
+    opponent = "opponent"
+
+
+class Actor(str, Enum):
+    """Who causes a transition: one of the players (an action) or the engine (an event)."""
+
+    turn_player = "turn_player"
+    opponent = "opponent"
+    engine = "engine"
+
+
+class StateSpec(_Model):
+    """One state of a machine."""
+
+    id: str = Field(pattern=_ID)
+    label: Label
+    rule: str = ""
+    final: bool = False
+    """Reaching it finishes the machine; the parent then receives ``done``."""
+    terminal: bool = False
+    """Reaching it ends the duel."""
+    machine: str | None = Field(default=None, pattern=_ID)
+    """Id of the machine this state runs; the state is left by its ``done`` transitions."""
+    priority: Role | None = None
+    """The player who must act in this state (holds priority or must make a choice)."""
+
+
+class TransitionSpec(_Model):
+    """One transition: ``event`` moves the machine from ``source`` to ``dest``.
+
+    Player transitions (``actor`` a player) are offered as legal actions to that player when
+    they hold priority and every guard holds; engine transitions fire by themselves. All
+    ``guards`` must hold and no ``unless`` guard may hold. ``callbacks`` run, in order, after
+    the state has changed.
+    """
+
+    id: str = Field(pattern=_ID)
+    event: str = Field(pattern=_ID)
+    actor: Actor
+    source: str = Field(pattern=_ID)
+    dest: str = Field(pattern=_ID)
+    guards: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    callbacks: tuple[str, ...] = ()
+    label: Label
+    rule: str = ""
+
+    @property
+    def is_player_action(self) -> bool:
+        return self.actor is not Actor.engine
+
+
+class MachineSpec(_Model):
+    """A whole declared machine."""
+
+    id: str = Field(pattern=_ID)
+    label: Label
+    rule: str = ""
+    initial: str = Field(pattern=_ID)
+    states: tuple[StateSpec, ...] = Field(min_length=1)
+    transitions: tuple[TransitionSpec, ...] = ()
+    source_file: str = Field(default="", exclude=True)
+    """Where the declaration was read from (set by the loader)."""
+
+    def state(self, state_id: str) -> StateSpec:
+        """The state with id ``state_id`` (``KeyError`` when there is none)."""
+        for state in self.states:
+            if state.id == state_id:
+                return state
+        raise KeyError(state_id)
+
+    def state_ids(self) -> tuple[str, ...]:
+        return tuple(state.id for state in self.states)
+
+    def outgoing(self, state_id: str) -> tuple[TransitionSpec, ...]:
+        """Transitions leaving ``state_id``, in declaration order."""
+        return tuple(t for t in self.transitions if t.source == state_id)

@@ -1,0 +1,163 @@
+"""State traces: one frozen record per transition, JSON Lines on disk, and a narrator.
+
+A record says which machine moved, from which state to which, on which event, who caused
+it (``A``, ``B`` or ``engine``), who holds priority once it is taken, what is on the chain
+(CHAIN1 first), and the rule clause the transition implements. ``state`` is the full state
+path once the transition (and the entry into any machine its target runs) is done.
+
+>>> record = TraceRecord(seq=1, turn=1, turn_player="A", machine="priority",
+...     source="turn_player", dest="opponent", event="pass", transition="turn_player_passes",
+...     actor="A", priority="B", rule="000 ●…", state="main_phase_1.open.opponent")
+>>> TraceRecord.model_validate_json(record.model_dump_json()) == record
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import TraceFormatError
+from .spec import Lang, MachineSpec
+
+
+class ChainLink(BaseModel):
+    """One link of a chain as the trace records it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    number: int
+    card: str
+    controller: str
+    spell_speed: int
+
+
+class TraceRecord(BaseModel):
+    """One transition."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int
+    turn: int
+    turn_player: str
+    machine: str
+    source: str
+    dest: str
+    event: str
+    transition: str
+    actor: str
+    priority: str | None
+    chain: tuple[ChainLink, ...] = ()
+    rule: str
+    state: str
+
+
+def dumps(records: Iterable[TraceRecord]) -> str:
+    """JSON Lines text: one record per line."""
+    return "".join(record.model_dump_json() + "\n" for record in records)
+
+
+def write_jsonl(records: Iterable[TraceRecord], path: Path) -> None:
+    path.write_text(dumps(records), encoding="utf-8")
+
+
+def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
+    """Parse JSON Lines text; a bad line raises :class:`TraceFormatError` naming it."""
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(TraceRecord.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "(record)"
+            raise TraceFormatError(f"{source}: line {number}: {where}: {first['msg']}") from exc
+    return records
+
+
+def read_jsonl(path: Path) -> list[TraceRecord]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TraceFormatError(f"{path}: cannot read: {exc}") from exc
+    return loads(text, source=str(path))
+
+
+_ACTOR = {
+    Lang.zh: {"engine": "", "turn_player": "回合玩家", "opponent": "对方玩家"},
+    Lang.en: {"engine": "", "turn_player": "turn player", "opponent": "opponent"},
+}
+
+
+def narrate(
+    records: Sequence[TraceRecord],
+    specs: dict[str, MachineSpec],
+    *,
+    lang: Lang | str = Lang.zh,
+    rules: bool = True,
+) -> str:
+    """The trace as readable text, one line per transition, in the seeds' style.
+
+    Each line gives the turn, the phase (from the state path), who acted, what happened
+    (the transition's label) and, with ``rules``, the clause cited. A turn header starts
+    each turn.
+    """
+    lang = Lang(lang)
+    lines: list[str] = []
+    turn_seen: int | None = None
+    for record in records:
+        if record.turn != turn_seen:
+            turn_seen = record.turn
+            header = (f"第{record.turn}回合（回合玩家 {record.turn_player}）" if lang is Lang.zh
+                      else f"Turn {record.turn} (turn player {record.turn_player})")
+            lines.append(("━━ " + header + " ━━"))
+        spec = specs.get(record.machine)
+        label = record.event
+        where = record.machine
+        if spec is not None:
+            where = _where(record, specs, lang)
+            for transition in spec.transitions:
+                if transition.id == record.transition:
+                    label = transition.label.text(lang)
+                    break
+        who = ""
+        if record.actor != "engine":
+            role = "turn_player" if record.actor == record.turn_player else "opponent"
+            who = f"{_ACTOR[lang][role]} {record.actor}: "
+        line = f"{record.seq:>4}  [{where}] {who}{label}"
+        if rules:
+            line += f"  〔{record.rule}〕" if lang is Lang.zh else f"  [{record.rule}]"
+        lines.append(line)
+        if record.chain:
+            for link in record.chain:
+                lines.append(f"        CHAIN{link.number} {link.controller} 「{link.card}」")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _where(record: TraceRecord, specs: dict[str, MachineSpec], lang: Lang) -> str:
+    """The phase/step label the record happened in: labels along its path, priority omitted."""
+    names: list[str] = []
+    machine = "turn"
+    for part in record.state.split("."):
+        spec = specs.get(machine)
+        if spec is None:
+            break
+        try:
+            state = spec.state(part)
+        except KeyError:
+            break
+        if state.machine is not None or machine == record.machine:
+            names.append(state.label.text(lang))
+        if machine == record.machine:
+            break
+        machine = state.machine or ""
+    return " › ".join(names[:2]) if names else record.machine
+
+
+def records_to_json(records: Iterable[TraceRecord]) -> list[dict[str, object]]:
+    """Plain JSON-able dicts (for tools that do not want pydantic objects)."""
+    return [json.loads(record.model_dump_json()) for record in records]
