@@ -17,7 +17,7 @@ graphviz:
 	@command -v dot >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing the system Graphviz package (dot is missing)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz fonts-wqy-microhei >/dev/null; \
 	  else \
 	    echo "Graphviz's 'dot' is missing: install it (e.g. 'sudo apt-get install graphviz' or 'brew install graphviz') and run make again" >&2; \
 	    exit 1; \

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
 from .game import PLAYERS, PlayerState, Profile, Setup, TurnEffect, other_player
+from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role
 from .trace import TraceRecord
 
@@ -35,6 +36,15 @@ class Action:
 _DEFAULT_SETUP = Setup()
 
 
+class _Unknown:
+    """Marks a cached value as not computed yet."""
+
+
+_UNKNOWN = _Unknown()
+_RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
+                  "actor", "priority", "chain", "rule", "state")
+
+
 class Duel:
     """A duel in progress.
 
@@ -45,7 +55,8 @@ class Duel:
 
     __slots__ = (
         "rulebook", "profile", "turn", "turn_player", "players", "_effects",
-        "_frames", "_history", "_records", "winner", "is_over", "end_reason", "_seq",
+        "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
+        "_priority", "_option_cache",
     )
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
@@ -66,7 +77,10 @@ class Duel:
             self._effects[setup.turn] = self._effects.get(setup.turn, frozenset()) | set(setup.effects)
         self._frames: list[Frame] = []
         self._history: list[Action] = []
-        self._records: list[TraceRecord] = []
+        self._records: list[tuple[object, ...]] = []
+        self._trace: list[TraceRecord] = []
+        self._priority: str | None | _Unknown = _UNKNOWN
+        self._option_cache: list[tuple[str, int, CompiledTransition]] | None = None
         self.winner: str | None = None
         self.is_over = False
         self.end_reason = ""
@@ -100,6 +114,12 @@ class Duel:
     @property
     def priority(self) -> str | None:
         """The player who must act now (holds priority or must choose), or ``None``."""
+        holder = self._priority
+        if isinstance(holder, _Unknown):
+            holder = self._priority = self._find_priority()
+        return holder
+
+    def _find_priority(self) -> str | None:
         if self.is_over:
             return None
         for frame in reversed(self._frames):
@@ -118,7 +138,10 @@ class Duel:
     @property
     def trace(self) -> tuple[TraceRecord, ...]:
         """One record per transition taken so far."""
-        return tuple(self._records)
+        trace = self._trace
+        for row in self._records[len(trace):]:
+            trace.append(TraceRecord(**dict(zip(_RECORD_FIELDS, row, strict=True))))
+        return tuple(trace)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
         """Whether a turn effect applies to the current turn."""
@@ -162,6 +185,9 @@ class Duel:
         clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as) for f in self._frames]
         clone._history = list(self._history)
         clone._records = list(self._records)
+        clone._trace = list(self._trace)
+        clone._priority = _UNKNOWN
+        clone._option_cache = None
         clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
         clone._seq = self._seq
         return clone
@@ -186,26 +212,35 @@ class Duel:
 
     def _options(self) -> list[tuple[str, int, CompiledTransition]]:
         """Enabled player transitions for the player who must act, innermost frame first."""
+        if self._option_cache is None:
+            self._option_cache = self._find_options()
+        return self._option_cache
+
+    def _find_options(self) -> list[tuple[str, int, CompiledTransition]]:
         holder = self.priority
         if holder is None:
             return []
+        role = Actor.turn_player if holder == self.turn_player else Actor.opponent
         options: list[tuple[str, int, CompiledTransition]] = []
         handled: set[str] = set()
-        for level in range(len(self._frames) - 1, -1, -1):
-            frame = self._frames[level]
-            here: list[CompiledTransition] = []
-            for transition in self.rulebook.player_transitions(frame.machine, frame.state):
-                event = transition.spec.event
-                if event in handled or self._player_of(transition.spec.actor) != holder:
+        frames = self._frames
+        for level in range(len(frames) - 1, -1, -1):
+            frame = frames[level]
+            candidates = self.rulebook.player_transitions(frame.machine, frame.state)
+            if not candidates:
+                continue
+            here: list[str] = []
+            for transition in candidates:
+                spec = transition.spec
+                if spec.actor is not role or spec.event in handled or not transition.enabled(frame):
                     continue
-                if transition.enabled(frame):
-                    if any(other.spec.event == event for other in here):
-                        raise EngineError(
-                            f"{self.state}: transitions for {event!r} in {frame.machine}.{frame.state} are "
-                            f"enabled together with no declared precedence")
-                    here.append(transition)
-            handled.update(t.spec.event for t in here)
-            options.extend((holder, level, t) for t in here)
+                if spec.event in here:
+                    raise EngineError(
+                        f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
+                        f"enabled together with no declared precedence")
+                here.append(spec.event)
+                options.append((holder, level, transition))
+            handled.update(here)
         return options
 
     def _refusal(self, name: str, player: str | None) -> str:
@@ -223,12 +258,37 @@ class Duel:
                     continue
                 if not spec.is_player_action:
                     return "the engine takes that step, not a player"
-                failed = [g for g, check in zip(spec.guards, transition.guards) if not check(frame)]
-                held = [u for u, check in zip(spec.unless, transition.unless) if check(frame)]
-                reasons = [f"{g} does not hold" for g in failed] + [f"{u} holds" for u in held]
+                reasons = self._blocking_guards(transition, frame)
                 if reasons:
-                    return f"{', '.join(reasons)} [{spec.rule}]"
-        return ""
+                    return f"{reasons} [{spec.rule}]"
+        return self._declared_elsewhere(name)
+
+    @staticmethod
+    def _blocking_guards(transition: CompiledTransition, frame: Frame) -> str:
+        spec = transition.spec
+        failed = [g for g, check in zip(spec.guards, transition.guards, strict=True) if not check(frame)]
+        held = [u for u, check in zip(spec.unless, transition.unless, strict=True) if check(frame)]
+        def cite(name: str) -> str:
+            citation = guard_citation(name)
+            return f" ({citation})" if citation else ""
+
+        return ", ".join([f"{g} does not hold{cite(g)}" for g in failed] + [f"{u} holds{cite(u)}" for u in held])
+
+    def _declared_elsewhere(self, name: str) -> str:
+        """Where an action not offered here is declared, and what would block it there."""
+        active = {frame.machine: frame for frame in self._frames}
+        places: list[str] = []
+        for machine_id, spec in self.rulebook.specs.items():
+            for transition in self.rulebook.machines_transitions(machine_id):
+                if transition.spec.event != name or not transition.spec.is_player_action:
+                    continue
+                where = f"{machine_id}.{transition.spec.source}"
+                frame = active.get(machine_id)
+                blocked = self._blocking_guards(transition, frame) if frame is not None else ""
+                places.append(f"{where}, where {blocked}" if blocked else where)
+        if not places:
+            return "no machine declares that action"
+        return "only offered in " + "; ".join(places)
 
     def _enter_children(self) -> None:
         """Push the machines run by the innermost state, recursively, at their initial states."""
@@ -244,12 +304,13 @@ class Duel:
         frame = self._frames[level]
         transition.execute(frame)
         self._enter_children()
+        self._priority = _UNKNOWN
+        self._option_cache = None
         spec = transition.spec
         self._seq += 1
-        self._records.append(TraceRecord.model_construct(
-            seq=self._seq, turn=self.turn, turn_player=self.turn_player, machine=frame.machine,
-            source=spec.source, dest=spec.dest, event=spec.event, transition=spec.id, actor=actor,
-            priority=self.priority, chain=(), rule=spec.rule, state=self.state,
+        self._records.append((
+            self._seq, self.turn, self.turn_player, frame.machine, spec.source, spec.dest, spec.event,
+            spec.id, actor, self.priority, (), spec.rule, self.state,
         ))
 
     def _settle(self) -> None:

@@ -56,7 +56,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from transitions import EventData, Machine, Transition
+from transitions import Event, EventData, Machine, State, Transition
 
 from .loader import load_machines
 from .rules import CALLBACKS, GUARDS, Callback, Guard
@@ -84,6 +84,29 @@ class Frame:
         return f"Frame({self.machine}:{self.state})"
 
 
+class DeclaredTransition(Transition):
+    """The ``transitions`` transition class the rulebook's machines use.
+
+    Declared states have no enter/exit callbacks, so taking a transition is: evaluate its
+    conditions, set the model's state, run its ``after`` callbacks — without the library's
+    per-step logging and enter/exit dispatch.
+    """
+
+    def execute(self, event_data: EventData) -> bool:
+        if not self._eval_conditions(event_data):
+            return False
+        machine = event_data.machine
+        machine.set_state(self.dest, event_data.model)
+        machine.callbacks(self.after, event_data)
+        return True
+
+
+class DeclaredMachine(Machine):
+    """A ``transitions`` machine built from one declaration; its models are frames."""
+
+    transition_cls = DeclaredTransition
+
+
 @dataclass(frozen=True)
 class CompiledTransition:
     """A declared transition with its guard functions resolved and its ``transitions`` objects."""
@@ -93,6 +116,8 @@ class CompiledTransition:
     unless: tuple[Guard, ...]
     machine: Machine
     transition: Transition
+    source_state: State
+    event: Event
 
     def enabled(self, frame: Frame) -> bool:
         """Every guard holds and no ``unless`` guard holds."""
@@ -107,10 +132,7 @@ class CompiledTransition:
     def execute(self, frame: Frame) -> None:
         """Take the transition through ``transitions``: the model's state changes, then the
         callbacks run."""
-        machine = self.machine
-        event_data = EventData(
-            machine.get_state(self.spec.source), machine.events[self.spec.event], machine, frame, (), {}
-        )
+        event_data = EventData(self.source_state, self.event, self.machine, frame, (), {})
         if not self.transition.execute(event_data):  # guards were checked just before
             raise AssertionError(f"transition {self.spec.id} refused after its guards held")
 
@@ -151,7 +173,7 @@ class Rulebook:
         return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS))
 
     def _build(self, spec: MachineSpec) -> None:
-        machine = Machine(
+        machine = DeclaredMachine(
             model=None,
             states=list(spec.state_ids()),
             initial=spec.initial,
@@ -177,6 +199,8 @@ class Rulebook:
                     unless=tuple(GUARDS[g] for g in t.unless),
                     machine=machine,
                     transition=transition,
+                    source_state=machine.get_state(t.source),
+                    event=machine.events[t.event],
                 )
             )
         self.machines[spec.id] = machine
@@ -196,6 +220,11 @@ class Rulebook:
 
     def outgoing(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
         return self._outgoing[(machine, state)]
+
+    def machines_transitions(self, machine: str) -> tuple[CompiledTransition, ...]:
+        """Every transition of ``machine``, in declaration order."""
+        spec = self.specs[machine]
+        return tuple(t for state in spec.state_ids() for t in self._outgoing[(machine, state)])
 
     def player_transitions(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
         return self._players[(machine, state)]

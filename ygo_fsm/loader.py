@@ -131,6 +131,8 @@ def check_machine(
             issue(item, f"malformed rule citation {rule!r}: expected seed file number then clause, e.g. '000 ●…'")
 
     cite("machine", spec.rule)
+    if not spec.states:
+        issue("states", "a machine needs at least one state")
     state_ids: set[str] = set()
     for state in spec.states:
         if state.id in state_ids:

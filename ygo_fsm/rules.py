@@ -9,6 +9,7 @@ transitions that use them cite it again in ``machines/*.yaml``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,16 @@ def callback(func: Callback) -> Callback:
     """Register ``func`` as a callback under its own name."""
     CALLBACKS[func.__name__] = func
     return func
+
+
+_CITATION = re.compile(r"\((\d{3}[^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def guard_citation(name: str) -> str:
+    """The clause a guard's docstring cites (the last parenthesised ``NNN …`` in it), or ``""``."""
+    func = GUARDS.get(name)
+    found = _CITATION.findall(" ".join((func.__doc__ or "").split())) if func else []
+    return found[-1] if found else ""
 
 
 def _applies(frame: Frame, effect: TurnEffect) -> bool:

@@ -125,7 +125,7 @@ class MachineSpec(_Model):
     label: Label
     rule: str = ""
     initial: str = Field(pattern=_ID)
-    states: tuple[StateSpec, ...] = Field(min_length=1)
+    states: tuple[StateSpec, ...] = ()
     transitions: tuple[TransitionSpec, ...] = ()
     source_file: str = Field(default="", exclude=True)
     """Where the declaration was read from (set by the loader)."""

@@ -1,0 +1,89 @@
+"""Smoke tests of ygo_fsm.bench with tiny sizes: the JSON's shape and the baseline's fidelity.
+
+No timing is asserted: these check that every figure is there and positive, and that the
+bare dict-dispatch replay (c) reproduces the transitions recorded by random play (b).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ygo_fsm import bench
+from ygo_fsm.engine import default_rulebook
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def test_run_benchmark_reports_every_figure() -> None:
+    result = bench.run_benchmark(seed=7, turns=2, duels=20, repeats=1)
+    json.dumps(result)  # JSON-ready
+    for key in ("benchmark", "python", "transitions_version", "machines", "seed", "creation", "random_play",
+                "dict_dispatch", "render", "notes"):
+        assert key in result
+    assert result["machines"] == len(default_rulebook().specs)
+    assert result["seed"] == 7
+
+    creation = result["creation"]
+    for key in ("create_us_per_duel", "create_bytes_per_duel"):
+        assert _positive(creation[key])
+        assert _positive(creation["targets"][key])
+        assert isinstance(creation["meets_targets"][key], bool)
+
+    play = result["random_play"]
+    assert play["turns"] >= 2
+    for key in ("turns_per_s", "transitions_per_s", "actions_per_s", "us_per_transition"):
+        assert _positive(play[key])
+
+    dispatch = result["dict_dispatch"]
+    assert dispatch["verified"] is True
+    assert dispatch["transitions"] == play["transitions"]
+    assert _positive(dispatch["us_per_transition"])
+    assert _positive(dispatch["ratio"])
+    assert isinstance(dispatch["meets_targets"]["ratio"], bool)
+
+    rendering = result["render"]
+    assert _positive(rendering["render_s_without_svg"])
+    if shutil.which("dot") is None:
+        assert rendering["render_s"] is None and "note" in rendering
+    else:
+        assert _positive(rendering["render_s"])
+        assert isinstance(rendering["meets_targets"]["render_s"], bool)
+
+
+@pytest.mark.parametrize("deck", [1, 40])
+def test_dict_replay_reproduces_recorded_play(deck: int) -> None:
+    # deck 1: duels end by deck-out within a few turns, so several duels are replayed
+    specs = default_rulebook().specs
+    play = bench.random_play(turns=8, seed=3, setup=bench.bench_setup(deck=deck))
+    assert play.transitions == sum(len(segment) for segment in play.segments) > 0
+    if deck == 1:
+        assert play.duels > 1
+    table = bench.build_dispatch_table(specs)
+    assert bench.verify_replay(play, table, specs) == []
+    events = {step[2] for segment in play.segments for step in segment}
+    assert "card_drawn" in events and "next_turn" in events
+
+
+def test_verify_replay_catches_a_wrong_record() -> None:
+    specs = default_rulebook().specs
+    play = bench.random_play(turns=3, seed=0)
+    table = bench.build_dispatch_table(specs)
+    segment = play.segments[0]
+    index = next(i for i, step in enumerate(segment) if step[2] == "card_drawn")
+    machine, source, event, _ = segment[index]
+    segment[index] = (machine, source, event, "deck_out")
+    problems = bench.verify_replay(play, table, specs)
+    assert problems and f"step {index}:" in problems[0]
+
+
+def test_main_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bench.json"
+    assert bench.main(["--seed", "1", "--turns", "2", "--duels", "10", "--repeats", "1", "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert json.loads(out.read_text(encoding="utf-8")) == printed
