@@ -79,7 +79,7 @@ class Duel:
         self._history: list[Action] = []
         self._records: list[tuple[object, ...]] = []
         self._trace: list[TraceRecord] = []
-        self._priority: str | None | _Unknown = _UNKNOWN
+        self._priority: str | _Unknown | None = _UNKNOWN
         self._option_cache: list[tuple[str, int, CompiledTransition]] | None = None
         self.winner: str | None = None
         self.is_over = False
@@ -140,7 +140,7 @@ class Duel:
         """One record per transition taken so far."""
         trace = self._trace
         for row in self._records[len(trace):]:
-            trace.append(TraceRecord(**dict(zip(_RECORD_FIELDS, row, strict=True))))
+            trace.append(TraceRecord.model_validate(dict(zip(_RECORD_FIELDS, row, strict=True))))
         return tuple(trace)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
@@ -278,7 +278,7 @@ class Duel:
         """Where an action not offered here is declared, and what would block it there."""
         active = {frame.machine: frame for frame in self._frames}
         places: list[str] = []
-        for machine_id, spec in self.rulebook.specs.items():
+        for machine_id in self.rulebook.specs:
             for transition in self.rulebook.machines_transitions(machine_id):
                 if transition.spec.event != name or not transition.spec.is_player_action:
                     continue

@@ -96,7 +96,8 @@ class DeclaredTransition(Transition):
         if not self._eval_conditions(event_data):
             return False
         machine = event_data.machine
-        machine.set_state(self.dest, event_data.model)
+        if self.dest is not None:  # declared transitions always have a target
+            machine.set_state(self.dest, event_data.model)
         machine.callbacks(self.after, event_data)
         return True
 
@@ -139,7 +140,9 @@ class CompiledTransition:
 
 def _as_condition(check: Guard) -> Any:
     def condition(event: EventData) -> bool:
-        return check(event.model)
+        frame = event.model
+        assert isinstance(frame, Frame)
+        return check(frame)
 
     condition.__name__ = check.__name__
     return condition
@@ -147,7 +150,9 @@ def _as_condition(check: Guard) -> Any:
 
 def _as_callback(func: Callback) -> Any:
     def after(event: EventData) -> None:
-        func(event.model)
+        frame = event.model
+        assert isinstance(frame, Frame)
+        func(frame)
 
     after.__name__ = func.__name__
     return after

@@ -30,7 +30,7 @@ import yaml
 from pydantic import ValidationError
 
 from .errors import DefinitionIssue, MachineDefinitionError
-from .spec import DONE_EVENT, MachineSpec
+from .spec import DONE_EVENT, Actor, MachineSpec
 
 #: A citation names a seed file (three digits) and a clause marker, e.g.
 #: ``000 ●ドローフェイズ【２】`` or ``004 ●先攻第1回合…``.
@@ -117,6 +117,7 @@ def check_machine(
     machine_ids: Collection[str],
     guards: Collection[str],
     callbacks: Collection[str],
+    choosers: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for one machine: the checks that need only this spec and the known names."""
     issues: list[DefinitionIssue] = []
@@ -165,6 +166,11 @@ def check_machine(
         for name in transition.callbacks:
             if name not in callbacks:
                 issue(item, f"unknown callback {name!r}")
+        if transition.choices is not None:
+            if transition.choices not in choosers:
+                issue(item, f"unknown chooser {transition.choices!r}")
+            if not transition.is_player_action:
+                issue(item, "only player actions have choices")
         if transition.source not in state_ids:
             continue
         source = spec.state(transition.source)
@@ -181,9 +187,12 @@ def check_machine(
         if transition.is_player_action and source.machine is None and source.priority is None:
             issue(item, f"player action from state {source.id!r}, where no player acts (declare priority:)")
         if (transition.is_player_action and source.priority is not None
+                and transition.actor is not Actor.priority_holder
                 and source.priority.value != transition.actor.value):
             issue(item, f"actor {transition.actor.value} acts in state {source.id!r}, "
                   f"where {source.priority.value} acts")
+        if transition.actor is Actor.priority_holder and source.priority is None:
+            issue(item, f"actor priority_holder from state {source.id!r}, which declares no priority")
 
     if spec.initial in state_ids:
         reachable = _reachable(spec)
@@ -201,6 +210,7 @@ def check_machines(
     *,
     guards: Collection[str],
     callbacks: Collection[str],
+    choosers: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for a whole set: per-machine checks plus duplicate ids and sub-machine finals."""
     specs = list(specs)
@@ -213,7 +223,7 @@ def check_machines(
             continue
         by_id[spec.id] = spec
     for spec in specs:
-        issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks))
+        issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks, choosers=choosers))
     for spec in specs:
         for state in spec.states:
             child = by_id.get(state.machine or "")
@@ -228,6 +238,7 @@ def load_machines(
     *,
     guards: Collection[str],
     callbacks: Collection[str],
+    choosers: Collection[str] = (),
 ) -> dict[str, MachineSpec]:
     """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`).
 
@@ -246,7 +257,7 @@ def load_machines(
         if spec is not None:
             specs.append(spec)
     if not issues:
-        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks))
+        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}

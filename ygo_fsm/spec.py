@@ -63,17 +63,28 @@ class Label(_Model):
 
 
 class Role(str, Enum):
-    """A player seen from the turn: the turn player (回合玩家) or the opponent (对方)."""
+    """Who must act in a state: a player seen from the turn (回合玩家 / 对方), or a player
+    seen from the chain or the timing window."""
 
     turn_player = "turn_player"
     opponent = "opponent"
+    responder = "responder"
+    """The player who did not add the newest chain link (they may respond to it)."""
+    last_activator = "last_activator"
+    """The player who added the newest chain link (after the other player passed)."""
+    trigger_player = "trigger_player"
+    """The player whose simultaneous triggers are being put on the chain (000 priority list)."""
 
 
 class Actor(str, Enum):
-    """Who causes a transition: one of the players (an action) or the engine (an event)."""
+    """Who causes a transition: one of the players (an action) or the engine (an event).
+
+    ``priority_holder`` is whichever player must act in the source state (its ``priority:``).
+    """
 
     turn_player = "turn_player"
     opponent = "opponent"
+    priority_holder = "priority_holder"
     engine = "engine"
 
 
@@ -91,6 +102,9 @@ class StateSpec(_Model):
     """Id of the machine this state runs; the state is left by its ``done`` transitions."""
     priority: Role | None = None
     """The player who must act in this state (holds priority or must make a choice)."""
+    restricts_chain1: bool = False
+    """In the timing window this state runs, cards with no specific timing (「サイクロン」…) may
+    not start CHAIN1 (000 ※ notes: before the draw, summon negation, discard)."""
 
 
 class TransitionSpec(_Model):
@@ -110,6 +124,9 @@ class TransitionSpec(_Model):
     guards: tuple[str, ...] = ()
     unless: tuple[str, ...] = ()
     callbacks: tuple[str, ...] = ()
+    choices: str | None = Field(default=None, pattern=_ID)
+    """Name of a chooser listing the options of a player action (e.g. which effect to
+    activate); the action is offered once per option, and only when there is one."""
     label: Label
     rule: str = ""
 

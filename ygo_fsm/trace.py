@@ -82,7 +82,7 @@ def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
 def read_jsonl(path: Path) -> list[TraceRecord]:
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise TraceFormatError(f"{path}: cannot read: {exc}") from exc
     return loads(text, source=str(path))
 
@@ -114,7 +114,7 @@ def narrate(
             turn_seen = record.turn
             header = (f"第{record.turn}回合（回合玩家 {record.turn_player}）" if lang is Lang.zh
                       else f"Turn {record.turn} (turn player {record.turn_player})")
-            lines.append(("━━ " + header + " ━━"))
+            lines.append("━━ " + header + " ━━")
         spec = specs.get(record.machine)
         label = record.event
         where = record.machine

@@ -1,0 +1,679 @@
+"""Scenarios: YAML files that play a duel step by step and check it against the rules.
+
+A scenario is a worked example turned into a test: where the duel starts, what the players
+do, and what must hold along the way. ``ygo-fsm run FILE...`` plays them; the library entry
+points are :func:`load_scenario` and :func:`run_scenario`. This docstring is the reference
+for the format (version 1); ``ygo-fsm schema scenario`` prints its JSON Schema.
+
+The format
+==========
+::
+
+    name: Modern first turn has no draw and no Battle Phase     # required
+    rule: 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡          # required: the clause it checks
+    description: free text                                      # optional
+    setup:                     # where the duel starts (a ygo_fsm.game.Setup); all optional
+      profile: modern          # modern (004) | ocg2008 (000/001/002/003)
+      turn: 1                  # turn number
+      turn_player: A           # A | B
+      phase: turn_start        # a state of the turn machine: turn_start, draw_phase, … end_phase
+      players:                 # per player; unnamed fields keep their defaults
+        A: {lp: 8000, hand: 5, deck: 35, hand_limit: hieroglyph_tablet, monsters: [{name: X, atk: 1000}]}
+        B: {hand: 5}
+      effects: [skip_draw_phase]           # turn effects applying to the starting turn
+      effects_on_turn: {2: [skip_turn]}    # turn effects applying to later turns
+    steps:                     # required, at least one; run in order
+      - do: pass                           # an action, or a list of actions taken in order
+        by: A                              # optional: who takes it (must be the one who acts)
+      - do: [pass, pass, pass]
+      - expect:                            # every field is optional; all given must hold
+          state: main_phase_1.open         # the state path is this one or inside it
+          priority: A                      # who must act (null: nobody; the duel is over)
+          turn: 1
+          turn_player: A
+          lp: {B: 8000}
+          hand: {A: 5}
+          deck: {A: 35}
+          graveyard: {A: 0}
+          winner: B                        # A | B | draw (the duel is over with that result)
+          over: false                      # whether the duel is over
+          legal: [pass]                    # these actions must be offered now
+          not_legal: [enter_battle_phase]  # these must not be offered now
+          taken: [first_turn_no_draw]      # transitions taken since the previous expect step
+          not_taken: [card_drawn]          # transitions not taken since the previous expect step
+      - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
+        by: B                              # optional: refused to that player
+        reason: B does not hold priority   # optional: text the refusal must contain
+      - pass_until: main_phase_2           # pass (only pass) until the state path is inside this state
+
+Every step may also carry ``note:`` (free text). The value of ``setup.players.*.hand_limit``
+is one of ``hieroglyph_tablet`` (limit 7), ``mist_of_weakness`` (5) or ``infinite_cards``
+(no limit); the turn effects are the values of :class:`~ygo_fsm.game.TurnEffect`
+(``skip_turn``, ``skip_draw_phase``, ``draw_replaced``, ``skip_standby_phase``,
+``skip_main_phase_1``, ``skip_battle_phase``, ``cannot_enter_battle_phase``,
+``cannot_attack``).
+
+Semantics
+=========
+* ``do`` applies each action with :meth:`Duel.apply <ygo_fsm.duel.Duel.apply>`. Without
+  ``by`` the action is taken by the player who must act; with ``by`` that player must be
+  the one who acts (for every action of a list). An action the duel refuses is an
+  **error**: the scenario expected it to be legal.
+* ``expect`` checks every field given, against the duel as it is now; a mismatch is a
+  **failure** naming the step and each field, expected against found. ``taken`` and
+  ``not_taken`` look at the trace since the previous ``expect`` step (or the start of the
+  duel, including the transitions the engine took while creating it); a transition is
+  named by its id in the machine file (``first_turn_no_draw``) or as ``machine.id``.
+* ``refuse`` is a failure when the action is offered; otherwise the duel must raise
+  :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was.
+* ``pass_until`` takes ``pass`` while the state path is not inside the given state. Already
+  inside it, it does nothing. It is a failure when a player who must act is not offered
+  ``pass`` (a choice is needed: use ``do``), when the duel ends first, or when the state is
+  not reached within :data:`PASS_LIMIT` passes.
+
+Every action name (``do``, ``refuse``, ``legal``, ``not_legal``) must be a player event
+declared in the machines, every transition (``taken``, ``not_taken``) a declared
+transition, and every state (``expect.state``, ``pass_until``) a state path from the
+``turn`` machine down (``battle_phase.end_step``); ``setup.phase`` must be a state of the
+``turn`` machine. Otherwise — as for malformed YAML (a key given twice in one mapping
+included) or a field the format does not know — loading raises
+:class:`~ygo_fsm.errors.ScenarioError` with one line naming the file and the item, e.g.
+``tests/scenarios/x.yaml: steps[3].expect.lp.C (key): Input should be 'A' or 'B'``.
+Steps are numbered from 0.
+
+Outcomes and exit codes
+=======================
+:func:`run_scenario` stops at the first step that does not hold and returns a
+:class:`ScenarioResult`: ``passed`` (exit code 0), ``failed`` — an expectation did not hold
+(1) — or ``error`` — an action the scenario expected to be legal was refused, or the engine
+could not go on (2). Its ``message`` names the file, the step and the item; ``trace_tail``
+holds the last lines of the narrated trace; ``trace`` the whole trace.
+
+>>> scenario = parse_scenario('''
+... name: first turn
+... rule: 004 ●先攻第1回合游戏玩家不能进行战斗阶段
+... steps:
+...   - pass_until: end_phase
+...   - expect: {turn: 1, hand: {A: 5}, not_legal: [enter_battle_phase]}
+... ''', source="example.yaml")
+>>> run_scenario(scenario).outcome
+<Outcome.passed: 'passed'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PrivateAttr,
+    Tag,
+    ValidationError,
+    WithJsonSchema,
+)
+
+from .duel import Action, Duel
+from .engine import Rulebook, default_rulebook
+from .errors import EngineError, IllegalActionError, ScenarioError
+from .game import Setup
+from .loader import CITATION
+from .trace import TraceRecord, narrate
+
+__all__ = [
+    "PASS_LIMIT",
+    "DoStep",
+    "ExpectStep",
+    "Expectation",
+    "Outcome",
+    "PassUntilStep",
+    "RefuseStep",
+    "Scenario",
+    "ScenarioResult",
+    "Step",
+    "load_scenario",
+    "parse_scenario",
+    "run_file",
+    "run_scenario",
+    "scenario_json_schema",
+]
+
+PASS_LIMIT = 500
+"""How many passes ``pass_until`` takes at most before it gives up."""
+
+TRACE_TAIL_LINES = 8
+"""How many lines of the narrated trace a result's ``trace_tail`` keeps."""
+
+Player = Literal["A", "B"]
+_NAME = r"^[a-z][a-z0-9_]*$"
+ActionName = Annotated[str, Field(pattern=_NAME)]
+TransitionName = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
+StatePath = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")]
+
+
+def _one_or_many(value: object) -> object:
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        raise ValueError("expected an action name or a list of action names")
+    return value
+
+
+ActionList = Annotated[
+    list[ActionName],
+    BeforeValidator(_one_or_many),
+    Field(min_length=1),
+    WithJsonSchema({
+        "anyOf": [
+            {"type": "string", "pattern": _NAME},
+            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1},
+        ],
+        "description": "An action name, or a list of action names taken in order.",
+    }),
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Expectation(_Model):
+    """What must hold now; every field given is checked."""
+
+    state: StatePath | None = None
+    """The current state path is this one or inside it (``Duel.in_state``)."""
+    priority: Player | None = None
+    """The player who must act; ``null`` when nobody does (the duel is over)."""
+    turn: int | None = Field(default=None, ge=1)
+    turn_player: Player | None = None
+    lp: dict[Player, int] = Field(default_factory=dict)
+    hand: dict[Player, int] = Field(default_factory=dict)
+    deck: dict[Player, int] = Field(default_factory=dict)
+    graveyard: dict[Player, int] = Field(default_factory=dict)
+    winner: Literal["A", "B", "draw"] | None = None
+    """The duel is over and this player won (``draw``: over with no winner)."""
+    over: bool | None = None
+    legal: list[ActionName] = Field(default_factory=list)
+    """Actions that must be offered now."""
+    not_legal: list[ActionName] = Field(default_factory=list)
+    """Actions that must not be offered now."""
+    taken: list[TransitionName] = Field(default_factory=list)
+    """Transitions (``id`` or ``machine.id``) that must have been taken since the previous
+    ``expect`` step (or the start)."""
+    not_taken: list[TransitionName] = Field(default_factory=list)
+    """Transitions that must not have been taken since the previous ``expect`` step."""
+
+
+class DoStep(_Model):
+    """Take one action, or several in order."""
+
+    do: ActionList
+    by: Player | None = None
+    """Who takes the action(s); must be the player who acts."""
+    note: str = ""
+
+
+class ExpectStep(_Model):
+    """Check the duel."""
+
+    expect: Expectation
+    note: str = ""
+
+
+class RefuseStep(_Model):
+    """An action that must be refused."""
+
+    refuse: ActionName
+    by: Player | None = None
+    """The player it is refused to (default: the player who acts)."""
+    reason: str | None = Field(default=None, min_length=1)
+    """Text the refusal (the IllegalActionError message) must contain."""
+    note: str = ""
+
+
+class PassUntilStep(_Model):
+    """Pass until the state path is inside the given state."""
+
+    pass_until: StatePath
+    note: str = ""
+
+
+STEP_KINDS: tuple[str, ...] = ("do", "expect", "refuse", "pass_until")
+
+
+def _step_kind(value: Any) -> str | None:
+    if isinstance(value, BaseModel):
+        return next((kind for kind in STEP_KINDS if kind in type(value).model_fields), None)
+    if not isinstance(value, dict):
+        return None
+    kinds = [kind for kind in STEP_KINDS if kind in value]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+Step = Annotated[
+    Annotated[DoStep, Tag("do")]
+    | Annotated[ExpectStep, Tag("expect")]
+    | Annotated[RefuseStep, Tag("refuse")]
+    | Annotated[PassUntilStep, Tag("pass_until")],
+    Discriminator(
+        _step_kind,
+        custom_error_type="step_kind",
+        custom_error_message="a step is a mapping with exactly one of: do, expect, refuse, pass_until",
+    ),
+]
+
+
+class Scenario(_Model):
+    """A scenario file (format version 1)."""
+
+    name: str = Field(min_length=1)
+    rule: str = Field(pattern=CITATION.pattern)
+    """The seed clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``."""
+    description: str = ""
+    setup: Setup = Field(default_factory=Setup)
+    steps: list[Step] = Field(min_length=1)
+
+    _file: str = PrivateAttr(default="<scenario>")
+
+    @property
+    def file(self) -> str:
+        """The file the scenario was read from."""
+        return self._file
+
+
+def scenario_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file."""
+    schema = Scenario.model_json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ygo-fsm scenario (version 1)",
+        "description": "A duel's setup and the steps that play and check it; see ygo_fsm.scenario.",
+        **{key: value for key, value in schema.items() if key not in ("title", "description")},
+    }
+
+
+# --- loading ------------------------------------------------------------------------
+
+
+def _location(loc: Sequence[int | str]) -> str:
+    """``('steps', 3, 'expect', 'expect', 'lp', 'C')`` → ``steps[3].expect.lp.C``."""
+    parts = list(loc)
+    text = ""
+    for index, part in enumerate(parts):
+        if index == 2 and parts[0] == "steps" and isinstance(parts[1], int) and part in STEP_KINDS:
+            continue  # the tag of the step's kind, which pydantic puts before the field
+        if part == "[key]":
+            text += " (key)"
+        elif isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(file)"
+
+
+def _schema_error(source: str, error: ValidationError) -> ScenarioError:
+    errors = error.errors()
+    first = errors[0]
+    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "missing":
+        message = "required field is missing"
+    elif first["type"] == "extra_forbidden":
+        message = "unknown field"
+    return ScenarioError(f"{source}: {_location(first['loc'])}: {message}{more}")
+
+
+def player_actions(rulebook: Rulebook) -> list[str]:
+    """Every action name a player can take in ``rulebook``'s machines, sorted."""
+    return sorted({t.event for spec in rulebook.specs.values() for t in spec.transitions if t.is_player_action})
+
+
+def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
+    """The domain layer: actions and states must exist in the machines."""
+    actions = set(player_actions(rulebook))
+    transitions = {t.id for spec in rulebook.specs.values() for t in spec.transitions}
+    transitions |= {f"{spec.id}.{t.id}" for spec in rulebook.specs.values() for t in spec.transitions}
+
+    def action(item: str, name: str) -> None:
+        if name not in actions:
+            raise ScenarioError(f"{source}: {item}: unknown action {name!r}; actions: {', '.join(sorted(actions))}")
+
+    def state(item: str, path: str) -> None:
+        try:
+            rulebook.resolve_path(path)
+        except KeyError:
+            raise ScenarioError(f"{source}: {item}: unknown state path {path!r}; a path starts with a state "
+                                f"of the turn machine: {', '.join(rulebook.specs['turn'].state_ids())}") from None
+
+    turn_states = rulebook.specs["turn"].state_ids()
+    if scenario.setup.phase not in turn_states:
+        raise ScenarioError(f"{source}: setup.phase: unknown phase {scenario.setup.phase!r}; "
+                            f"states of the turn machine: {', '.join(turn_states)}")
+    for index, step in enumerate(scenario.steps):
+        where = f"steps[{index}]"
+        if isinstance(step, DoStep):
+            for number, name in enumerate(step.do):
+                action(f"{where}.do" if len(step.do) == 1 else f"{where}.do[{number}]", name)
+        elif isinstance(step, RefuseStep):
+            action(f"{where}.refuse", step.refuse)
+        elif isinstance(step, PassUntilStep):
+            state(f"{where}.pass_until", step.pass_until)
+        else:
+            expect = step.expect
+            if expect.state is not None:
+                state(f"{where}.expect.state", expect.state)
+            for key in ("legal", "not_legal"):
+                for number, name in enumerate(getattr(expect, key)):
+                    action(f"{where}.expect.{key}[{number}]", name)
+            for key in ("taken", "not_taken"):
+                for number, name in enumerate(getattr(expect, key)):
+                    if name not in transitions:
+                        raise ScenarioError(f"{source}: {where}.expect.{key}[{number}]: unknown transition {name!r}; "
+                                            "give a transition id from machines/*.yaml (or machine.id)")
+
+
+class _SafeUniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.safe_load``'s loader, refusing a key given twice in one mapping (which
+    ``safe_load`` would silently resolve by keeping the last value)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None) -> Scenario:
+    """Parse scenario YAML text; ``source`` names it in errors. Raises :class:`ScenarioError`."""
+    try:
+        raw = yaml.load(text, Loader=_SafeUniqueKeyLoader)  # a SafeLoader: safe loading
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "(file)"
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"{source}: {where}: invalid YAML: {problem}") from exc
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{source}: (file): expected a mapping with name, rule, setup and steps")
+    try:
+        scenario = Scenario.model_validate(raw)
+    except ValidationError as exc:
+        raise _schema_error(source, exc) from exc
+    _check_names(scenario, rulebook or default_rulebook(), source)
+    scenario._file = source
+    return scenario
+
+
+def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None) -> Scenario:
+    """Read and validate a scenario file. Raises :class:`ScenarioError` (one line)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ScenarioError(f"{path}: (file): cannot read: {reason}") from exc
+    return parse_scenario(text, source=str(path), rulebook=rulebook)
+
+
+# --- running ------------------------------------------------------------------------
+
+
+class Outcome(str, Enum):
+    """How a scenario run ended; ``exit_code`` is the CLI's."""
+
+    passed = "passed"
+    failed = "failed"
+    error = "error"
+
+    @property
+    def exit_code(self) -> int:
+        return {Outcome.passed: 0, Outcome.failed: 1, Outcome.error: 2}[self]
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """The result of playing one scenario."""
+
+    scenario: Scenario
+    outcome: Outcome
+    message: str = ""
+    """Empty when passed; else one line naming the file, the step, the item, expected vs found."""
+    step: int | None = None
+    """Index of the step that did not hold."""
+    trace: tuple[TraceRecord, ...] = ()
+    trace_tail: str = ""
+    """The last lines of the narrated trace."""
+    duel: Duel | None = field(default=None, compare=False, repr=False)
+    """The duel as the scenario left it (``None`` if it could not be created)."""
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.passed
+
+    @property
+    def detail(self) -> str:
+        """The message without the leading file name (for output that already names the file)."""
+        prefix = f"{self.scenario.file}: "
+        return self.message.removeprefix(prefix)
+
+    @property
+    def exit_code(self) -> int:
+        return self.outcome.exit_code
+
+    def report(self) -> str:
+        """The message, then the trace tail (indented), or ``"passed"``."""
+        if self.passed:
+            return "passed"
+        return self._with_tail(self.message)
+
+    def _with_tail(self, message: str) -> str:
+        if not self.trace_tail:
+            return message
+        tail = "\n".join("    " + line for line in self.trace_tail.splitlines())
+        return f"{message}\n  last transitions:\n{tail}"
+
+    def report_detail(self) -> str:
+        """Like :meth:`report`, without the leading file name."""
+        return "passed" if self.passed else self._with_tail(self.detail)
+
+
+class _StepProblem(Exception):
+    def __init__(self, outcome: Outcome, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+        self.message = message
+
+
+def _fail(message: str) -> _StepProblem:
+    return _StepProblem(Outcome.failed, message)
+
+
+def _names(actions: Iterable[Action]) -> list[str]:
+    return [action.name for action in actions]
+
+
+def _listed(names: Iterable[str]) -> str:
+    return ", ".join(names) or "none"
+
+
+def _do(duel: Duel, step: DoStep, where: str) -> None:
+    for number, name in enumerate(step.do):
+        item = f"{where}.do" if len(step.do) == 1 else f"{where}.do[{number}]"
+        try:
+            duel.apply(Action(name, step.by) if step.by else name)
+        except IllegalActionError as exc:
+            raise _StepProblem(Outcome.error, f"{item}: {exc}") from exc
+
+
+def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
+    item = f"{where}.refuse"
+    offered = [a for a in duel.legal_actions() if a.name == step.refuse and step.by in (None, a.player)]
+    if offered:
+        raise _fail(f"{item}: expected {step.refuse!r} to be refused{f' to {step.by}' if step.by else ''}, "
+                    f"but it is offered to {offered[0].player} in {duel.state} "
+                    f"(legal: {_listed(_names(duel.legal_actions()))})")
+    before = (duel.state, duel.priority, len(duel.trace), len(duel.history))
+    try:
+        duel.apply(Action(step.refuse, step.by) if step.by else step.refuse)
+    except IllegalActionError as exc:
+        after = (duel.state, duel.priority, len(duel.trace), len(duel.history))
+        if after != before:
+            raise _fail(f"{item}: the refused action changed the duel ({before[0]} → {after[0]})") from exc
+        if step.reason is not None and step.reason not in str(exc):
+            raise _fail(f"{where}.reason: expected the refusal to mention {step.reason!r}, found: {exc}") from exc
+        return
+    raise _fail(f"{item}: expected {step.refuse!r} to be refused, but the duel accepted it")
+
+
+def _pass_until(duel: Duel, step: PassUntilStep, where: str) -> None:
+    item = f"{where}.pass_until"
+    target = step.pass_until
+    for taken in range(PASS_LIMIT + 1):
+        if duel.in_state(target):
+            return
+        if duel.is_over:
+            raise _fail(f"{item}: the duel ended in {duel.state} ({duel.end_reason}, winner "
+                        f"{duel.winner or 'none'}) before reaching {target}")
+        names = _names(duel.legal_actions())
+        if "pass" not in names:
+            raise _fail(f"{item}: in {duel.state} {duel.priority} must choose ({_listed(names)}) before "
+                        f"reaching {target}; pass_until only passes (use do:)")
+        if taken == PASS_LIMIT:
+            break
+        duel.apply("pass")
+    raise _fail(f"{item}: {target} not reached within {PASS_LIMIT} passes (now in {duel.state})")
+
+
+def _expected_vs(item: str, expected: object, found: object) -> str:
+    return f"{item}: expected {expected}, found {found}"
+
+
+def _taken(records: Sequence[TraceRecord], name: str) -> bool:
+    return any(name in (record.transition, f"{record.machine}.{record.transition}") for record in records)
+
+
+def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]:
+    """Every mismatch between ``expect`` and the duel, one message each; ``since`` is where
+    the trace window of ``taken`` / ``not_taken`` starts."""
+    item = f"{where}.expect"
+    problems: list[str] = []
+    given = expect.model_fields_set
+    if expect.state is not None and not duel.in_state(expect.state):
+        problems.append(_expected_vs(f"{item}.state", expect.state, duel.state))
+    if "priority" in given and duel.priority != expect.priority:
+        problems.append(_expected_vs(f"{item}.priority", expect.priority or "nobody", duel.priority or "nobody"))
+    if expect.turn is not None and duel.turn != expect.turn:
+        problems.append(_expected_vs(f"{item}.turn", expect.turn, duel.turn))
+    if expect.turn_player is not None and duel.turn_player != expect.turn_player:
+        problems.append(_expected_vs(f"{item}.turn_player", expect.turn_player, duel.turn_player))
+    for key in ("lp", "hand", "deck", "graveyard"):
+        expected_counts: dict[str, int] = getattr(expect, key)
+        for player, expected in expected_counts.items():
+            found = getattr(duel.players[player], key)
+            if found != expected:
+                problems.append(_expected_vs(f"{item}.{key}.{player}", expected, found))
+    if expect.winner is not None:
+        result = ("draw" if duel.winner is None else duel.winner) if duel.is_over else "the duel is not over"
+        if result != expect.winner:
+            problems.append(_expected_vs(f"{item}.winner", expect.winner, result))
+    if expect.over is not None and duel.is_over != expect.over:
+        found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
+        problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
+    offered = _names(duel.legal_actions())
+    for number, name in enumerate(expect.legal):
+        if name not in offered:
+            why = duel.explain_illegal(name)
+            problems.append(f"{item}.legal[{number}]: expected {name!r} to be offered in {duel.state}, "
+                            f"offered: {_listed(offered)}{f' ({why})' if why else ''}")
+    for number, name in enumerate(expect.not_legal):
+        if name in offered:
+            problems.append(f"{item}.not_legal[{number}]: expected {name!r} not to be offered in {duel.state}, "
+                            f"offered: {_listed(offered)}")
+    window = duel.trace[since:]
+    seen = _listed(dict.fromkeys(record.transition for record in window))
+    for number, name in enumerate(expect.taken):
+        if not _taken(window, name):
+            problems.append(f"{item}.taken[{number}]: expected transition {name!r} since the previous expect step, "
+                            f"taken: {seen}")
+    for number, name in enumerate(expect.not_taken):
+        if _taken(window, name):
+            problems.append(f"{item}.not_taken[{number}]: expected transition {name!r} not to be taken since the "
+                            f"previous expect step, taken: {seen}")
+    return problems
+
+
+def _tail(records: Sequence[TraceRecord], rulebook: Rulebook, lang: str, lines: int) -> str:
+    text = narrate(records, rulebook.specs, lang=lang)
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def run_scenario(
+    scenario: Scenario,
+    *,
+    rulebook: Rulebook | None = None,
+    lang: str = "zh",
+    tail: int = TRACE_TAIL_LINES,
+) -> ScenarioResult:
+    """Play ``scenario``; stop at the first step that does not hold.
+
+    ``lang`` (``zh`` or ``en``) is the language of the narrated ``trace_tail``, which keeps
+    ``tail`` lines.
+    """
+    rulebook = rulebook or default_rulebook()
+    source = scenario.file
+    try:
+        duel = Duel(scenario.setup, rulebook=rulebook)
+    except (EngineError, ValueError) as exc:
+        return ScenarioResult(scenario, Outcome.error, f"{source}: setup: {exc}", step=None)
+    problem: _StepProblem | None = None
+    failed_step: int | None = None
+    since = 0
+    for index, step in enumerate(scenario.steps):
+        where = f"steps[{index}]"
+        try:
+            if isinstance(step, DoStep):
+                _do(duel, step, where)
+            elif isinstance(step, RefuseStep):
+                _refuse(duel, step, where)
+            elif isinstance(step, PassUntilStep):
+                _pass_until(duel, step, where)
+            else:
+                mismatches = _check(duel, step.expect, where, since)
+                since = len(duel.trace)
+                if mismatches:
+                    raise _fail("; ".join(mismatches))
+        except _StepProblem as exc:
+            problem, failed_step = exc, index
+        except EngineError as exc:
+            problem, failed_step = _StepProblem(Outcome.error, f"{where}: engine error: {exc}"), index
+        if problem is not None:
+            break
+    trace = duel.trace
+    if problem is None:
+        return ScenarioResult(scenario, Outcome.passed, trace=trace, duel=duel)
+    return ScenarioResult(
+        scenario,
+        problem.outcome,
+        f"{source}: {problem.message}",
+        step=failed_step,
+        trace=trace,
+        trace_tail=_tail(trace, rulebook, lang, tail),
+        duel=duel,
+    )
+
+
+def run_file(path: Path | str, *, rulebook: Rulebook | None = None, lang: str = "zh") -> ScenarioResult:
+    """Load and play one scenario file (``ScenarioError`` when it is invalid)."""
+    return run_scenario(load_scenario(path, rulebook=rulebook), rulebook=rulebook, lang=lang)
+
