@@ -138,7 +138,7 @@ def test_explain_state_running_priority(capsys: pytest.CaptureFixture[str]) -> N
     assert "runs machine: priority" in out
     assert "the turn player acts or passes first, then the opponent acts or passes" in out
     assert "priority.turn_player (the turn player): pass → opponent" in out
-    assert "priority.opponent (the opponent): pass → closed" in out
+    assert "pass [¬mandatory_phase_effects_pending] → closed" in out
 
 
 def test_explain_terminal_state(capsys: pytest.CaptureFixture[str]) -> None:

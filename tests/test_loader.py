@@ -15,7 +15,7 @@ from conftest import CALLBACK_NAMES, GUARD_NAMES, RULE, label, parent_machine
 from ygo_fsm import MachineDefinitionError, Rulebook
 from ygo_fsm.errors import DefinitionIssue
 from ygo_fsm.loader import load_machines, machines_dir
-from ygo_fsm.rules import CALLBACKS, GUARDS
+from ygo_fsm.rules import CALLBACKS, CHOOSERS, GUARDS
 
 
 def load(directory: Path) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def test_shipped_machines_load_without_issue():
     rulebook = Rulebook.load()
     for machine in ("turn", "draw_phase", "standby_phase", "main_phase", "battle_phase", "end_phase", "priority"):
         assert machine in rulebook.specs
-    specs = load_machines(machines_dir(), guards=GUARDS, callbacks=CALLBACKS)
+    specs = load_machines(machines_dir(), guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS)
     assert set(specs) == set(rulebook.specs)
 
 

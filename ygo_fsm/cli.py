@@ -123,8 +123,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 # --- explain ----------------------------------------------------------------------------
 
-_ROLE_TEXT = {Role.turn_player: "the turn player", Role.opponent: "the opponent"}
-_ACTOR_TEXT = {Actor.turn_player: "turn player", Actor.opponent: "opponent", Actor.engine: "engine"}
+_ROLE_TEXT = {
+    Role.turn_player: "the turn player",
+    Role.opponent: "the opponent",
+    Role.responder: "the player who may respond to the newest link",
+    Role.last_activator: "the player who added the newest link",
+    Role.trigger_player: "the player whose triggers are being placed",
+}
+_ACTOR_TEXT = {Actor.turn_player: "turn player", Actor.opponent: "opponent",
+               Actor.priority_holder: "player with priority", Actor.engine: "engine"}
 
 
 def _langs(lang: str) -> tuple[Lang, ...]:
@@ -198,10 +205,12 @@ def _transition_lines(transition: TransitionSpec, langs: Sequence[Lang], indent:
 
 
 def _actions_by_role(spec: MachineSpec, state: StateSpec) -> dict[Role, list[TransitionSpec]]:
-    found: dict[Role, list[TransitionSpec]] = {Role.turn_player: [], Role.opponent: []}
+    found: dict[Role, list[TransitionSpec]] = {role: [] for role in Role}
     for transition in spec.outgoing(state.id):
         if transition.is_player_action:
-            found[Role(transition.actor.value)].append(transition)
+            role = state.priority if transition.actor is Actor.priority_holder else Role(transition.actor.value)
+            if role is not None:
+                found[role].append(transition)
     return found
 
 
@@ -218,7 +227,7 @@ def _player_lines(
     lines: list[str] = []
     own = _actions_by_role(spec, state)
     hidden = {t.event for transitions in own.values() for t in transitions}
-    outer: dict[Role, list[tuple[str, TransitionSpec]]] = {Role.turn_player: [], Role.opponent: []}
+    outer: dict[Role, list[tuple[str, TransitionSpec]]] = {role: [] for role in Role}
     if path is not None:
         for outer_machine, outer_state in reversed(path[:-1]):
             found = _actions_by_role(rulebook.specs[outer_machine], outer_state)
@@ -227,7 +236,9 @@ def _player_lines(
                                    if t.event not in hidden)
             hidden |= {t.event for transitions in found.values() for t in transitions}
     if state.priority is not None or any(own.values()) or any(outer.values()):
-        for role in (Role.turn_player, Role.opponent):
+        shown = [Role.turn_player, Role.opponent]
+        shown += [r for r in Role if r not in shown and (own[r] or outer[r] or state.priority is r)]
+        for role in shown:
             actions = [_action_text(t) for t in own[role]]
             actions += [f"{_action_text(t)} (from {where})" for where, t in outer[role]]
             if actions:
@@ -242,7 +253,7 @@ def _player_lines(
         if acting:
             roles = [s.priority for s in acting if s.priority is not None]
             first = child.state(child.initial).priority
-            if first is not None and len(set(roles)) > 1:
+            if first in (Role.turn_player, Role.opponent) and len(set(roles)) > 1:
                 second = Role.opponent if first is Role.turn_player else Role.turn_player
                 closing = [s for s in child.states if s.final]
                 rule = f" [{closing[0].rule}]" if closing and closing[0].rule else ""

@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from .cards import CardSpec, CardType, Event, default_library
+from .effects import Choice, Link, Occurrence, Window, current_tier
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
-from .game import PLAYERS, PlayerState, Profile, Setup, TurnEffect, other_player
+from .game import PLAYERS, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
 from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role
 from .trace import TraceRecord
@@ -24,16 +26,32 @@ from .trace import TraceRecord
 
 @dataclass(frozen=True)
 class Action:
-    """A player action: the event name and the player who takes it."""
+    """A player action: the event name, the player who takes it, and the option chosen
+    (e.g. which effect to activate: ``Action("activate", "B", "cyclone>apophis_avatar")``).
+
+    ``str(action)`` is the text form ``apply`` also accepts: ``"activate cyclone>apophis_avatar"``.
+    """
 
     name: str
     player: str
+    choice: str | None = None
+    label: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.name} {self.choice}" if self.choice else self.name
+
+    @staticmethod
+    def parse(text: str) -> tuple[str, str | None]:
+        """``"activate cyclone"`` → (``"activate"``, ``"cyclone"``)."""
+        name, _, choice = text.strip().partition(" ")
+        return name, (choice.strip() or None)
 
 
 _DEFAULT_SETUP = Setup()
+
+
+def _uses_cards(setup: Setup) -> bool:
+    return any(player.cards for player in setup.players.values())
 
 
 class _Unknown:
@@ -42,7 +60,8 @@ class _Unknown:
 
 _UNKNOWN = _Unknown()
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state")
+                  "actor", "priority", "chain", "rule", "state", "choice", "detail")
+_Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
 class Duel:
@@ -56,11 +75,12 @@ class Duel:
     __slots__ = (
         "rulebook", "profile", "turn", "turn_player", "players", "_effects",
         "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
-        "_priority", "_option_cache",
+        "_priority", "_option_cache", "library", "chain", "chain_events", "chain_finished", "events",
+        "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
     )
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 **overrides: object) -> None:
+                 library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -69,7 +89,20 @@ class Duel:
         self.profile: Profile = setup.profile
         self.turn: int = setup.turn
         self.turn_player: str = setup.turn_player
-        self.players: dict[str, PlayerState] = {p: PlayerState(setup.players[p]) for p in PLAYERS}
+        self.players: dict[str, PlayerState] = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
+        self.library = library if library is not None else (default_library() if _uses_cards(setup) else {})
+        self._place_cards(setup)
+        self.chain: list[Link] = []
+        self.chain_events: set[Event] = set()
+        self.chain_finished = False
+        self.events: list[Occurrence] = []
+        self.window: Window | None = None
+        self.handled: set[tuple[str, int, int, str]] = set()
+        self.last_action_summon = False
+        self.choice: str | None = None
+        self.actor: str | None = None
+        self._detail: list[str] = []
+        self.normal_summon_turn = 0
         self._effects: dict[int, frozenset[TurnEffect]] = {
             turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()
         }
@@ -80,7 +113,7 @@ class Duel:
         self._records: list[tuple[object, ...]] = []
         self._trace: list[TraceRecord] = []
         self._priority: str | _Unknown | None = _UNKNOWN
-        self._option_cache: list[tuple[str, int, CompiledTransition]] | None = None
+        self._option_cache: list[_Option] | None = None
         self.winner: str | None = None
         self.is_over = False
         self.end_reason = ""
@@ -93,6 +126,29 @@ class Duel:
         self._frames.append(Frame(self, "turn", start.id, None))
         self._enter_children()
         self._settle()
+
+    def _place_cards(self, setup: Setup) -> None:
+        taken: set[str] = {m.uid for p in self.players.values() for m in p.monsters}
+        for player in PLAYERS:
+            for index, placement in enumerate(setup.players[player].cards):
+                card = self.library.get(placement.card)
+                if card is None:
+                    raise ValueError(f"players.{player}.cards[{index}]: unknown card {placement.card!r}")
+                uid = placement.uid or placement.card
+                number = 2
+                while uid in taken and placement.uid is None:
+                    uid, number = f"{placement.card}_{number}", number + 1
+                if uid in taken:
+                    raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {uid!r}")
+                taken.add(uid)
+                instance = CardInstance.of_card(uid, player, card)
+                instance.position = placement.position
+                default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
+                instance.face_up = default_face_up if placement.face_up is None else placement.face_up
+                instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
+                if placement.destroyed_this_turn:
+                    instance.destroyed_turn = setup.turn
+                self.players[player].zone_list(placement.zone).append(instance)
 
     # --- reading the duel -------------------------------------------------------------
 
@@ -125,10 +181,27 @@ class Duel:
         for frame in reversed(self._frames):
             role = self.rulebook.state(frame.machine, frame.state).priority
             if role is not None:
-                return self.turn_player if role is Role.turn_player else self.opponent
+                return self._holder(role)
         return None
 
+    def _holder(self, role: Role) -> str | None:
+        if role is Role.turn_player:
+            return self.turn_player
+        if role is Role.opponent:
+            return self.opponent
+        if role is Role.responder:
+            return other_player(self.chain[-1].controller) if self.chain else self.opponent
+        if role is Role.last_activator:
+            return self.chain[-1].controller if self.chain else self.turn_player
+        tier = current_tier(self)
+        return tier.player if tier is not None else None
+
     current_player = priority
+
+    @property
+    def frames(self) -> tuple[Frame, ...]:
+        """The active machines, the ``turn`` machine first."""
+        return tuple(self._frames)
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -149,7 +222,8 @@ class Duel:
 
     def legal_actions(self) -> list[Action]:
         """The actions the player who must act may take now (none once the duel is over)."""
-        return [Action(t.spec.event, player) for player, _, t in self._options()]
+        return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
+                for player, _, t, c in self._options()]
 
     def explain_illegal(self, name: str) -> str:
         """Why ``name`` is not legal now (empty when it is)."""
@@ -163,17 +237,29 @@ class Duel:
         Raises :class:`~ygo_fsm.errors.IllegalActionError` naming the state, the action and
         the legal actions when it is not legal; the duel is then left exactly as it was.
         """
-        name, player = (action.name, action.player) if isinstance(action, Action) else (action, None)
+        if isinstance(action, Action):
+            name, player, choice = action.name, action.player, action.choice
+        else:
+            (name, choice), player = Action.parse(action), None
         options = self._options()
-        for holder, level, transition in options:
-            if transition.spec.event == name and (player is None or player == holder):
-                self._history.append(Action(name, holder))
-                self._take(level, transition, actor=holder)
+        for holder, level, transition, option in options:
+            if (transition.spec.event == name and (player is None or player == holder)
+                    and (option.key if option else None) == choice):
+                self._history.append(Action(name, holder, choice))
+                self.choice, self.actor = choice, holder
+                try:
+                    self._take(level, transition, actor=holder)
+                finally:
+                    self.choice = self.actor = None
                 self._settle()
                 return
-        raise IllegalActionError(
-            name, self.state, [t.spec.event for _, _, t in options], reason=self._refusal(name, player)
-        )
+        offered = [str(Action(t.spec.event, p, c.key if c else None)) for p, _, t, c in options]
+        if any(t.spec.event == name for _, _, t, _ in options):
+            reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
+        else:
+            reason = self._refusal(name, player)
+        text = f"{name} {choice}" if choice else name
+        raise IllegalActionError(text, self.state, offered, reason=reason)
 
     def copy(self) -> Duel:
         """An independent copy: applying actions to one leaves the other as it was."""
@@ -182,7 +268,18 @@ class Duel:
         clone.profile, clone.turn, clone.turn_player = self.profile, self.turn, self.turn_player
         clone.players = {p: state.copy() for p, state in self.players.items()}
         clone._effects = dict(self._effects)
-        clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as) for f in self._frames]
+        clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self._frames]
+        clone.library = self.library
+        clone.chain = [replace(link) for link in self.chain]
+        clone.chain_events = set(self.chain_events)
+        clone.chain_finished = self.chain_finished
+        clone.events = list(self.events)
+        clone.window = self.window.copy() if self.window is not None else None
+        clone.handled = set(self.handled)
+        clone.last_action_summon = self.last_action_summon
+        clone.choice = clone.actor = None
+        clone._detail = []
+        clone.normal_summon_turn = self.normal_summon_turn
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)
@@ -199,6 +296,14 @@ class Duel:
         self.turn += 1
         self.turn_player = self.opponent
 
+    def say(self, text: str) -> None:
+        """Add a line of narration to the transition being taken (the trace's ``detail``)."""
+        self._detail.append(text)
+
+    def replace_draw(self) -> None:
+        """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
+        self._effects[self.turn] = self._effects.get(self.turn, frozenset()) | {TurnEffect.draw_replaced}
+
     def end_duel(self, *, winner: str | None, reason: str) -> None:
         """The duel is over (``winner`` ``None`` for a draw)."""
         self.winner = winner
@@ -207,21 +312,23 @@ class Duel:
 
     # --- the engine -------------------------------------------------------------------
 
-    def _player_of(self, actor: Actor) -> str:
+    def _player_of(self, actor: Actor) -> str | None:
+        if actor is Actor.priority_holder:
+            return self.priority
         return self.turn_player if actor is Actor.turn_player else self.opponent
 
-    def _options(self) -> list[tuple[str, int, CompiledTransition]]:
+    def _options(self) -> list[_Option]:
         """Enabled player transitions for the player who must act, innermost frame first."""
         if self._option_cache is None:
             self._option_cache = self._find_options()
         return self._option_cache
 
-    def _find_options(self) -> list[tuple[str, int, CompiledTransition]]:
+    def _find_options(self) -> list[_Option]:
         holder = self.priority
         if holder is None:
             return []
         role = Actor.turn_player if holder == self.turn_player else Actor.opponent
-        options: list[tuple[str, int, CompiledTransition]] = []
+        options: list[_Option] = []
         handled: set[str] = set()
         frames = self._frames
         for level in range(len(frames) - 1, -1, -1):
@@ -232,14 +339,20 @@ class Duel:
             here: list[str] = []
             for transition in candidates:
                 spec = transition.spec
-                if spec.actor is not role or spec.event in handled or not transition.enabled(frame):
+                if ((spec.actor is not role and spec.actor is not Actor.priority_holder)
+                        or spec.event in handled or not transition.enabled(frame)):
                     continue
+                choices: list[Choice | None] = [None]
+                if transition.chooser is not None:
+                    choices = list(transition.chooser(frame))
+                    if not choices:
+                        continue
                 if spec.event in here:
                     raise EngineError(
                         f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
                         f"enabled together with no declared precedence")
                 here.append(spec.event)
-                options.append((holder, level, transition))
+                options.extend((holder, level, transition, choice) for choice in choices)
             handled.update(here)
         return options
 
@@ -297,11 +410,12 @@ class Duel:
             child = self.rulebook.state(frame.machine, frame.state).machine
             if child is None:
                 return
-            self._frames.append(Frame(self, child, self.rulebook.specs[child].initial, frame.state))
+            self._frames.append(Frame(self, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
 
     def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
         del self._frames[level + 1:]
         frame = self._frames[level]
+        self._detail = []
         transition.execute(frame)
         self._enter_children()
         self._priority = _UNKNOWN
@@ -310,8 +424,13 @@ class Duel:
         self._seq += 1
         self._records.append((
             self._seq, self.turn, self.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, self.priority, (), spec.rule, self.state,
+            spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, self.state, self.choice,
+            tuple(self._detail),
         ))
+
+    def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
+        return tuple({"number": link.number, "card": link.name, "controller": link.controller,
+                      "spell_speed": link.spell_speed, "negated": link.negated} for link in self.chain)
 
     def _settle(self) -> None:
         """Take engine transitions until a player must act or the duel is over."""

@@ -18,7 +18,11 @@ Entering a state
 
 Player actions
     The player who must act (``Duel.priority``) is the one named by the ``priority:`` of
-    the innermost state that declares one. The legal actions are the player transitions
+    the innermost state that declares one: the turn player, the opponent, the *responder*
+    (the player who did not add the newest chain link), the *last activator* (who did), or
+    the *trigger player* (whose simultaneous triggers are being put on the chain).
+    A transition with ``choices:`` is offered once per option its chooser lists (which effect
+    to activate, which target) and not at all when there is none. The legal actions are the player transitions
     whose actor is that player and whose guards hold, looked up from the innermost frame
     outwards; an event that an inner frame handles hides the same event further out (as in
     statecharts). Taking an outer frame's transition leaves the inner frames.
@@ -59,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import Event, EventData, Machine, State, Transition
 
 from .loader import load_machines
-from .rules import CALLBACKS, GUARDS, Callback, Guard
+from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
 
 if TYPE_CHECKING:
@@ -69,16 +73,19 @@ if TYPE_CHECKING:
 class Frame:
     """One active machine of a duel: the model a shared ``transitions`` machine moves.
 
-    ``invoked_as`` is the parent's state that runs this machine (``None`` for the turn).
+    ``invoked_as`` is the parent's state that runs this machine and ``parent`` the parent's
+    machine (both ``None`` for the turn).
     """
 
-    __slots__ = ("duel", "machine", "state", "invoked_as")
+    __slots__ = ("duel", "machine", "state", "invoked_as", "parent")
 
-    def __init__(self, duel: Duel, machine: str, state: str, invoked_as: str | None) -> None:
+    def __init__(self, duel: Duel, machine: str, state: str, invoked_as: str | None,
+                 parent: str | None = None) -> None:
         self.duel = duel
         self.machine = machine
         self.state = state
         self.invoked_as = invoked_as
+        self.parent = parent
 
     def __repr__(self) -> str:
         return f"Frame({self.machine}:{self.state})"
@@ -115,6 +122,7 @@ class CompiledTransition:
     spec: TransitionSpec
     guards: tuple[Guard, ...]
     unless: tuple[Guard, ...]
+    chooser: Chooser | None
     machine: Machine
     transition: Transition
     source_state: State
@@ -175,7 +183,7 @@ class Rulebook:
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
-        return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS))
+        return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(
@@ -202,6 +210,7 @@ class Rulebook:
                     spec=t,
                     guards=tuple(GUARDS[g] for g in t.guards),
                     unless=tuple(GUARDS[g] for g in t.unless),
+                    chooser=CHOOSERS[t.choices] if t.choices is not None else None,
                     machine=machine,
                     transition=transition,
                     source_state=machine.get_state(t.source),

@@ -10,6 +10,8 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .cards import CardSpec
+
 PLAYERS: tuple[str, str] = ("A", "B")
 """Player ids. ``A`` and ``B``; either may be the turn player."""
 
@@ -132,13 +134,45 @@ class Monster(_Model):
         return self.face_up and self.position is Position.attack
 
 
+class Zone(str, Enum):
+    """Where a card is."""
+
+    hand = "hand"
+    monster = "monster"
+    spell_trap = "spell_trap"
+    graveyard = "graveyard"
+    deck = "deck"
+    banished = "banished"
+    lingering = "lingering"
+    """Not a zone of the rules: a resolved card whose effect still applies (「ラストバトル！」)."""
+
+
+class CardPlacement(_Model):
+    """A library card placed in a zone at the start of a scenario."""
+
+    card: str = Field(min_length=1)
+    """The card's id in the card library (``ygo_fsm/data/cards.yaml``)."""
+    zone: Zone = Zone.hand
+    uid: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
+    """How actions and expectations name this copy (default: the card id, ``_2`` … for repeats)."""
+    face_up: bool | None = None
+    """Default: face-up for monsters, Set (face-down) for spells and traps in the spell/trap zone."""
+    position: Position = Position.attack
+    set_turn: int | None = Field(default=None, ge=0)
+    """The turn a Set card was Set (default: before the starting turn)."""
+    destroyed_this_turn: bool = False
+
+
 class PlayerSetup(_Model):
-    """One player's starting counts and cards."""
+    """One player's starting counts and cards. ``hand``, ``deck`` and ``graveyard`` count the
+    cards no action names; named cards go in ``cards``."""
 
     lp: int = Field(default=8000, ge=0)
     hand: int = Field(default=5, ge=0)
     deck: int = Field(default=35, ge=0)
+    graveyard: int = Field(default=0, ge=0)
     monsters: list[Monster] = Field(default_factory=list, max_length=5)
+    cards: list[CardPlacement] = Field(default_factory=list)
     hand_limit: HandLimitEffect | None = None
 
 
@@ -173,24 +207,120 @@ class Setup(_Model):
         return self
 
 
+class CardInstance:
+    """One card in a duel: a library card, or a monster given only by its name and stats."""
+
+    __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
+                 "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect")
+
+    def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
+                 atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
+                 position: Position = Position.attack, face_up: bool = True, set_turn: int = 0) -> None:
+        self.uid = uid
+        self.card = card
+        self.name = name or (card.name_ja if card is not None else uid)
+        self.owner = owner
+        self.atk, self.defence, self.level, self.race = atk, defence, level, race
+        self.position = position
+        self.face_up = face_up
+        self.set_turn = set_turn
+        self.destroyed_turn: int | None = None
+        self.summoned_by_own_effect = False
+
+    @classmethod
+    def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
+        return cls(uid, owner, card=card, atk=card.atk, defence=card.defence, level=card.level, race=card.race)
+
+    def copy(self) -> CardInstance:
+        clone = CardInstance.__new__(CardInstance)
+        for slot in CardInstance.__slots__:
+            setattr(clone, slot, getattr(self, slot))
+        return clone
+
+    @property
+    def can_declare_attack(self) -> bool:
+        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.)."""
+        return self.face_up and self.position is Position.attack
+
+    def __repr__(self) -> str:
+        return f"<{self.uid} {self.name}>"
+
+
+_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
+
+
 class PlayerState:
-    """A player's mutable state during a duel."""
+    """A player's mutable state during a duel.
 
-    __slots__ = ("lp", "hand", "deck", "graveyard", "monsters", "hand_limit")
+    ``hand``, ``deck`` and ``graveyard`` are the numbers of cards there (named and unnamed);
+    the named cards are in the zone lists (``hand_cards``, ``monsters``, ``spell_traps`` …).
+    """
 
-    def __init__(self, setup: PlayerSetup) -> None:
+    __slots__ = ("lp", "_hand", "_deck", "_graveyard", "hand_limit", *_ZONE_LISTS)
+
+    def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
         self.lp = setup.lp
-        self.hand = setup.hand
-        self.deck = setup.deck
-        self.graveyard = 0
-        self.monsters = [monster.model_copy() for monster in setup.monsters]
+        self._hand = setup.hand
+        self._deck = setup.deck
+        self._graveyard = setup.graveyard
         self.hand_limit = setup.hand_limit
+        self.hand_cards: list[CardInstance] = []
+        self.monsters: list[CardInstance] = []
+        self.spell_traps: list[CardInstance] = []
+        self.graveyard_cards: list[CardInstance] = []
+        self.deck_cards: list[CardInstance] = []
+        self.banished: list[CardInstance] = []
+        self.lingering: list[CardInstance] = []
+        for index, monster in enumerate(setup.monsters):
+            self.monsters.append(CardInstance(
+                f"{player.lower()}_monster_{index + 1}", player, name=monster.name, atk=monster.atk,
+                defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
+
+    def zone_list(self, zone: Zone) -> list[CardInstance]:
+        return {
+            Zone.hand: self.hand_cards, Zone.monster: self.monsters, Zone.spell_trap: self.spell_traps,
+            Zone.graveyard: self.graveyard_cards, Zone.deck: self.deck_cards, Zone.banished: self.banished,
+            Zone.lingering: self.lingering,
+        }[zone]
+
+    def all_cards(self) -> list[tuple[Zone, CardInstance]]:
+        """Every named card with its zone, zone by zone."""
+        return [(zone, card) for zone in Zone for card in self.zone_list(zone)]
+
+    @property
+    def hand(self) -> int:
+        return self._hand + len(self.hand_cards)
+
+    @hand.setter
+    def hand(self, value: int) -> None:
+        self._hand = value - len(self.hand_cards)
+
+    @property
+    def deck(self) -> int:
+        return self._deck + len(self.deck_cards)
+
+    @deck.setter
+    def deck(self, value: int) -> None:
+        self._deck = value - len(self.deck_cards)
+
+    @property
+    def graveyard(self) -> int:
+        return self._graveyard + len(self.graveyard_cards)
+
+    @graveyard.setter
+    def graveyard(self, value: int) -> None:
+        self._graveyard = value - len(self.graveyard_cards)
+
+    @property
+    def unnamed_hand(self) -> int:
+        return self._hand
 
     def copy(self) -> PlayerState:
         clone = PlayerState.__new__(PlayerState)
-        clone.lp, clone.hand, clone.deck = self.lp, self.hand, self.deck
-        clone.graveyard, clone.hand_limit = self.graveyard, self.hand_limit
-        clone.monsters = [monster.model_copy() for monster in self.monsters]
+        clone.lp, clone._hand, clone._deck, clone._graveyard = self.lp, self._hand, self._deck, self._graveyard
+        clone.hand_limit = self.hand_limit
+        for name in _ZONE_LISTS:
+            setattr(clone, name, [card.copy() for card in getattr(self, name)])
         return clone
 
     @property

@@ -71,19 +71,26 @@ _LANG_CHOICES = ("zh", "en", "both")
 _ACTOR_TEXT: dict[Actor, Label] = {
     Actor.turn_player: Label(zh="回合玩家", en="turn player"),
     Actor.opponent: Label(zh="对方", en="opponent"),
+    Actor.priority_holder: Label(zh="持有优先权的玩家", en="player with priority"),
     Actor.engine: Label(zh="引擎(自动)", en="engine (automatic)"),
 }
 
 _PRIORITY_TEXT: dict[Role, Label] = {
     Role.turn_player: Label(zh="回合玩家行动", en="turn player acts"),
     Role.opponent: Label(zh="对方行动", en="opponent acts"),
+    Role.responder: Label(zh="另一方玩家行动（可以连锁）", en="the other player acts (may respond)"),
+    Role.last_activator: Label(zh="最后发动的玩家行动", en="the last activator acts"),
+    Role.trigger_player: Label(zh="按优先顺序发动诱发效果的玩家行动", en="the player whose triggers are placed acts"),
 }
+
+_RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
 
 _TERMINAL_TEXT = Label(zh="■ 决斗结束", en="■ the duel ends")
 
 _EDGE_COLOR: dict[Actor, str] = {
     Actor.turn_player: "#1f5fbf",
     Actor.opponent: "#b8322a",
+    Actor.priority_holder: "#7a3fa8",
     Actor.engine: "#555555",
 }
 
@@ -131,7 +138,10 @@ def _guard_text(transition: TransitionSpec) -> str:
 
 def _callback_text(transition: TransitionSpec) -> str:
     """``/ cb1, cb2``, or ``""`` when the transition has no callback."""
-    return f"/ {', '.join(transition.callbacks)}" if transition.callbacks else ""
+    text = f"/ {', '.join(transition.callbacks)}" if transition.callbacks else ""
+    if transition.choices:
+        text = f"⟨{transition.choices}⟩ {text}".rstrip()
+    return text
 
 
 def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -> list[str]:
@@ -141,6 +151,8 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
         lines += _submachine_texts(state.machine, langs)
     if state.priority is not None:
         lines += _texts(_PRIORITY_TEXT[state.priority], langs)
+    if state.restricts_chain1:
+        lines += _texts(_RESTRICTED_TEXT, langs)
     if state.terminal:
         lines += _texts(_TERMINAL_TEXT, langs)
     return lines

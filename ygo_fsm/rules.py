@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import effects
+from .cards import Event
+from .effects import Choice
 from .game import PROFILE_RULES, TurnEffect
 
 if TYPE_CHECKING:
@@ -20,9 +23,11 @@ if TYPE_CHECKING:
 
 Guard = Callable[["Frame"], bool]
 Callback = Callable[["Frame"], None]
+Chooser = Callable[["Frame"], list[Choice]]
 
 GUARDS: dict[str, Guard] = {}
 CALLBACKS: dict[str, Callback] = {}
+CHOOSERS: dict[str, Chooser] = {}
 
 
 def guard(func: Guard) -> Guard:
@@ -35,6 +40,24 @@ def callback(func: Callback) -> Callback:
     """Register ``func`` as a callback under its own name."""
     CALLBACKS[func.__name__] = func
     return func
+
+
+def chooser(func: Chooser) -> Chooser:
+    """Register ``func`` as a chooser (it lists a player action's options) under its own name."""
+    CHOOSERS[func.__name__] = func
+    return func
+
+
+def _acting(frame: Frame) -> str:
+    """The player taking the action being applied (or the one who must act)."""
+    duel = frame.duel
+    return duel.actor or duel.priority or duel.turn_player
+
+
+def _choice(frame: Frame) -> str:
+    choice = frame.duel.choice
+    assert choice is not None, "a transition with choices was taken without one"
+    return choice
 
 
 _CITATION = re.compile(r"\((\d{3}[^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -120,9 +143,14 @@ def deck_empty(frame: Frame) -> bool:
 def draw_card(frame: Frame) -> None:
     """The turn player draws the top card of the deck (002 ●抽卡阶段【２】)."""
     duel = frame.duel
-    player = duel.players[duel.turn_player]
-    player.deck -= 1
-    player.hand += 1
+    effects.draw_card(duel, duel.turn_player)
+
+
+@callback
+def announce_before_draw(frame: Frame) -> None:
+    """The moment before the draw, which 「無敗将軍フリード」 and the like respond to (000 ●ドローフェイズ【１】)."""
+    duel = frame.duel
+    effects.emit(duel, Event.before_draw, duel.turn_player)
 
 
 @callback
@@ -194,5 +222,193 @@ def discard_to_hand_limit(frame: Frame) -> None:
     player = duel.players[duel.turn_player]
     limit = player.hand_size_limit
     if limit is not None and player.hand > limit:
-        player.graveyard += player.hand - limit
-        player.hand = limit
+        count = player.hand - limit
+        effects.discard(duel, duel.turn_player, count)
+        duel.say(f"回合玩家{duel.turn_player}丢弃{count}张手卡，手卡数目为{player.hand}张")
+
+
+# --- priority with activations and phase effects (issue: chains) ----------------------------
+
+
+@chooser
+def open_state_activations(frame: Frame) -> list[Choice]:
+    """What the player with priority may activate in the open game state (000 every ◇ block)."""
+    duel = frame.duel
+    return effects.open_state_activations(duel, duel.priority or duel.turn_player)
+
+
+@chooser
+def phase_processing(frame: Frame) -> list[Choice]:
+    """Phase effects handled without a chain link (000 ●スタンバイフェイズ【２】·『准备流程时～』的效果的处理)."""
+    duel = frame.duel
+    return effects.phase_processing(duel, duel.priority or duel.turn_player)
+
+
+@chooser
+def pending_phase_activations(frame: Frame) -> list[Choice]:
+    """The phase effects the player must now handle, to activate (000 例2: 回合玩家先处理)."""
+    duel = frame.duel
+    player = duel.priority or duel.turn_player
+    return [c for c in effects.open_state_activations(duel, player) if effects.is_phase_choice(duel, c.key)]
+
+
+def _pending(frame: Frame, player: str) -> bool:
+    return effects.pending_phase_effects(frame.duel, player)
+
+
+@guard
+def mandatory_phase_effects_pending(frame: Frame) -> bool:
+    """A player still has a phase effect that must be activated or processed
+    (004 ●双方玩家互相放弃发动卡的优先权后，存在有在结束阶段的必发效果或必须处理的效果的场合)."""
+    duel = frame.duel
+    return _pending(frame, duel.turn_player) or _pending(frame, duel.opponent)
+
+
+@guard
+def turn_player_has_pending_effects(frame: Frame) -> bool:
+    """Both passed while effects are pending: the turn player handles theirs first (000 ●スタンバイフェイズ 例2)."""
+    return _pending(frame, frame.duel.turn_player)
+
+
+@guard
+def opponent_has_pending_effects(frame: Frame) -> bool:
+    """The opponent still has a phase effect to handle (000 ●スタンバイフェイズ【２】◇持有优先权的对方玩家…)."""
+    return _pending(frame, frame.duel.opponent)
+
+
+@callback
+def activate_effect(frame: Frame) -> None:
+    """Activate the chosen effect: costs, the card onto the field, a new chain link (000 CHAIN n)."""
+    effects.activate(frame.duel, _acting(frame), _choice(frame))
+
+
+@callback
+def process_phase_effect(frame: Frame) -> None:
+    """Process the chosen phase effect without a chain link (000 ·…的效果的处理（不进入连锁）)."""
+    effects.process_phase_effect(frame.duel, _acting(frame), _choice(frame))
+
+
+# --- the chain ------------------------------------------------------------------------------
+
+
+@chooser
+def chain_responses(frame: Frame) -> list[Choice]:
+    """Spell speed 2+ effects not below the newest link (000 2速以上的卡; counter traps answer only 3)."""
+    duel = frame.duel
+    return effects.chain_responses(duel, duel.priority or duel.turn_player)
+
+
+@guard
+def chain_has_links(frame: Frame) -> bool:
+    """Links remain on the chain (000 逆算: resolve the newest link first)."""
+    return bool(frame.duel.chain)
+
+
+@callback
+def begin_resolution(frame: Frame) -> None:
+    """Both passed in succession: the chain resolves, newest link first (000 逆算)."""
+    effects.begin_resolution(frame.duel)
+
+
+@callback
+def resolve_top_link(frame: Frame) -> None:
+    """Resolve the newest link; a negated link is skipped (000 CHAIN2「我が身を盾に」被无效不处理)."""
+    effects.resolve_top_link(frame.duel)
+
+
+@callback
+def finish_chain(frame: Frame) -> None:
+    """The chain is resolved; priority returns to the turn player after the window (000 （优先权归还给回合玩家）)."""
+    effects.finish_chain(frame.duel)
+
+
+# --- timing windows -------------------------------------------------------------------------
+
+
+@callback
+def collect_triggers(frame: Frame) -> None:
+    """Open a timing window for what just happened and sort the triggers it met into the
+    priority list (000 ※回合的流程/阶段中，卡／效果的发动时点的出现条件)."""
+    duel = frame.duel
+    restricted = False
+    if frame.parent is not None and frame.invoked_as is not None:
+        restricted = duel.rulebook.state(frame.parent, frame.invoked_as).restricts_chain1
+    effects.open_window(duel, restricted=restricted)
+
+
+@callback
+def close_window(frame: Frame) -> None:
+    """Nobody started a CHAIN1: the window is over (000 双方都不发动卡／效果，都放弃优先权，时点结束)."""
+    effects.close_window(frame.duel)
+
+
+@guard
+def triggers_to_place(frame: Frame) -> bool:
+    """Simultaneous triggers met by the window's events are still to be put on the chain (000 priority list 1–4)."""
+    return effects.current_tier(frame.duel) is not None
+
+
+@guard
+def optional_tier(frame: Frame) -> bool:
+    """The triggers being placed are optional ones (000 任意发动的诱发效果): they may be declined."""
+    tier = effects.current_tier(frame.duel)
+    return tier is not None and not tier.mandatory
+
+
+@chooser
+def tier_triggers(frame: Frame) -> list[Choice]:
+    """The current tier's triggers; the player orders their own (000 卡／效果发动的优先顺序)."""
+    return effects.tier_choices(frame.duel)
+
+
+@callback
+def place_trigger(frame: Frame) -> None:
+    """Put the chosen trigger on the chain (000 CHAIN n 回合玩家发动…的诱发效果)."""
+    effects.place_trigger(frame.duel, _acting(frame), _choice(frame))
+
+
+@callback
+def decline_triggers(frame: Frame) -> None:
+    """The player does not activate their remaining optional triggers (000 任意发动)."""
+    effects.decline_tier(frame.duel)
+
+
+@chooser
+def window_chain1(frame: Frame) -> list[Choice]:
+    """CHAIN1 once the triggers are placed: the turn player's ignition effect (Main Phase; after a
+    chain only if its last action was a summon — 001 例1/例2), then spell speed 2+ (000 5–7)."""
+    duel = frame.duel
+    return effects.window_chain1(duel, duel.priority or duel.turn_player)
+
+
+# --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
+
+
+@guard
+def open_game_state(frame: Frame) -> bool:
+    """The turn player holds priority in the open game state, no chain or window going on
+    (000 ●メインフェイズ１【２】◇回合玩家可以进行的行为)."""
+    duel = frame.duel
+    innermost = duel.frames[-1]
+    return innermost.machine == "priority" and innermost.state == "turn_player" and not duel.chain
+
+
+@guard
+def normal_summon_used(frame: Frame) -> bool:
+    """The turn player already normal summoned or set this turn (002 ●主要阶段1 1回合可以进行一次的召唤)."""
+    duel = frame.duel
+    return duel.normal_summon_turn == duel.turn
+
+
+@chooser
+def summonable_monsters(frame: Frame) -> list[Choice]:
+    """Monsters of level 4 or lower in the turn player's hand (002 ●主要阶段1【怪兽的召唤】)."""
+    duel = frame.duel
+    return [Choice(card.uid, f"「{card.name}」") for card in duel.players[duel.turn_player].hand_cards
+            if card.card is not None and card.card.type.value == "monster" and card.level <= 4]
+
+
+@callback
+def normal_summon(frame: Frame) -> None:
+    """The chosen monster is normal summoned (no chain link), then a window opens (000 ※主要流程1中每次…)."""
+    effects.normal_summon(frame.duel, _choice(frame))

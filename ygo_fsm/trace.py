@@ -33,6 +33,7 @@ class ChainLink(BaseModel):
     card: str
     controller: str
     spell_speed: int
+    negated: bool = False
 
 
 class TraceRecord(BaseModel):
@@ -53,6 +54,10 @@ class TraceRecord(BaseModel):
     chain: tuple[ChainLink, ...] = ()
     rule: str
     state: str
+    choice: str | None = None
+    """The option the player chose (which effect, which target), for actions with choices."""
+    detail: tuple[str, ...] = ()
+    """What happened in game terms, in the seeds' words (``CHAIN1 …``, ``逆算``, ``… 效果处理``)."""
 
 
 def dumps(records: Iterable[TraceRecord]) -> str:
