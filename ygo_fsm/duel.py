@@ -254,7 +254,7 @@ class Duel:
                 self._settle()
                 return
         offered = [str(Action(t.spec.event, p, c.key if c else None)) for p, _, t, c in options]
-        if any(t.spec.event == name for _, _, t, _ in options):
+        if any(t.spec.event == name and player in (None, p) for p, _, t, _ in options):
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
         else:
             reason = self._refusal(name, player)
