@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams check bench graphviz clean
+.PHONY: demo test diagrams golden check bench graphviz clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ test: $(STAMP) graphviz
 
 diagrams: $(STAMP) graphviz
 	$(VENV)/bin/ygo-fsm render --out diagrams
+
+golden: $(STAMP)
+	$(VENV)/bin/ygo-fsm run --quiet --golden tests/golden tests/scenarios/seed
 
 check: $(STAMP)
 	$(VENV)/bin/ruff check ygo_fsm tests

@@ -45,7 +45,7 @@ from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
-from .trace import TraceRecord, narrate, read_jsonl, write_jsonl
+from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
 
 PROG = "ygo-fsm"
 BROKEN_PIPE = 141
@@ -415,6 +415,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.narrate:
             _out(narrate(result.trace, rulebook.specs, lang=args.lang).rstrip("\n"))
             _out()
+        if args.story:
+            _out(story(result.trace, rulebook.specs).rstrip("\n"))
+            _out()
+        if args.golden is not None:
+            args.golden.mkdir(parents=True, exist_ok=True)
+            (args.golden / f"{path.stem}.txt").write_text(story(result.trace, rulebook.specs), encoding="utf-8")
     if args.trace is not None and last is not None:
         try:
             write_jsonl(last.trace, args.trace)
@@ -490,6 +496,10 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")
     run.add_argument("--narrate", action="store_true", help="print each scenario's narrated trace")
+    run.add_argument("--story", action="store_true",
+                     help="print each scenario's trace told as the seeds tell their examples")
+    run.add_argument("--golden", type=Path, metavar="DIR",
+                     help="write each scenario's story to DIR/<scenario>.txt (the golden traces)")
     run.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the narration")
     run.add_argument("--trace", type=Path, metavar="OUT.jsonl", help="write the last scenario's trace (JSON Lines)")
     run.add_argument("--quiet", action="store_true", help="print only failures and errors")

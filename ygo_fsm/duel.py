@@ -77,6 +77,7 @@ class Duel:
         "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
         "_priority", "_option_cache", "library", "chain", "chain_events", "chain_finished", "events",
         "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
+        "resolutions",
     )
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
@@ -103,6 +104,8 @@ class Duel:
         self.actor: str | None = None
         self._detail: list[str] = []
         self.normal_summon_turn = 0
+        self.resolutions: list[tuple[int, int, str, bool]] = []
+        """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._effects: dict[int, frozenset[TurnEffect]] = {
             turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()
         }
@@ -280,6 +283,7 @@ class Duel:
         clone.choice = clone.actor = None
         clone._detail = []
         clone.normal_summon_turn = self.normal_summon_turn
+        clone.resolutions = list(self.resolutions)
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)
@@ -295,6 +299,18 @@ class Duel:
         """The next turn begins; the other player becomes the turn player."""
         self.turn += 1
         self.turn_player = self.opponent
+
+    def where(self, uid: str) -> tuple[str, Zone] | None:
+        """The player and zone of the named card ``uid`` (``None`` when there is none)."""
+        for player, state in self.players.items():
+            for zone, card in state.all_cards():
+                if card.uid == uid:
+                    return player, zone
+        return None
+
+    def note_resolution(self, number: int, uid: str, negated: bool) -> None:
+        """Record a resolved link (the transition being taken gets the next trace seq)."""
+        self.resolutions.append((self._seq + 1, number, uid, negated))
 
     def say(self, text: str) -> None:
         """Add a line of narration to the transition being taken (the trace's ``detail``)."""

@@ -453,6 +453,7 @@ def activate(duel: Duel, player: str, key: str) -> None:
     effect = found[2].card.effects[index]
     state = duel.players[player]
     notes: list[str] = []
+    before = len(duel.events)
     if effect.cost.pay_lp:
         state.lp -= effect.cost.pay_lp
         notes.append(f"支付{effect.cost.pay_lp}")
@@ -463,6 +464,8 @@ def activate(duel: Duel, player: str, key: str) -> None:
         other = next(m for m in state.monsters if m is not card)
         _to_graveyard(duel, other, destroyed=False)
         notes.append(f"把「{other.name}」做祭品")
+    # what the cost did (tributes sent to the graveyard) can be responded to in this chain
+    duel.chain_events.update(occurrence.event for occurrence in duel.events[before:])
     if effect.kind in CARD_ACTIVATION_KINDS:
         if zone is Zone.hand:
             move(duel, card, Zone.spell_trap, player=player)
@@ -491,6 +494,7 @@ def begin_resolution(duel: Duel) -> None:
 def resolve_top_link(duel: Duel) -> None:
     """Resolve the newest link (逆算): skipped when negated, else its operations run."""
     link = duel.chain.pop()
+    duel.note_resolution(link.number, link.uid, link.negated)
     found = find(duel, link.uid)
     card = found[2] if found else None
     spec = card.card if card is not None else None
@@ -578,10 +582,18 @@ def _summon(duel: Duel, card: CardInstance, player: str, position: Position, *, 
 
 
 def _run(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
-    """Run one operation; returns what happened, in the seeds' words ('' when nothing)."""
-    kind = op.op
-    if kind is not Op.special_summon:
+    """Run one operation; returns what happened, in the seeds' words ('' when nothing).
+
+    Whether the chain's last action was a summon (001 例1/例2) follows the last operation that
+    did something."""
+    result = _operate(duel, op, link, card)
+    if result and op.op is not Op.special_summon:
         duel.last_action_summon = False
+    return result
+
+
+def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
+    kind = op.op
     if kind is Op.damage:
         player = _player_for(duel, link, op.to)
         duel.players[player].lp -= op.amount

@@ -124,7 +124,7 @@ from pydantic import (
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
-from .game import Setup
+from .game import Setup, Zone
 from .loader import CITATION
 from .trace import TraceRecord, narrate
 
@@ -153,8 +153,9 @@ TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
 
 Player = Literal["A", "B"]
-_NAME = r"^[a-z][a-z0-9_]*$"
+_NAME = r"^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*(#[0-9]+)?(>[a-z][a-z0-9_]*)?)?$"
 ActionName = Annotated[str, Field(pattern=_NAME)]
+"""An action: its name, optionally followed by the option chosen (``activate cyclone>apophis_avatar``)."""
 TransitionName = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
 StatePath = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$")]
 
@@ -176,13 +177,31 @@ ActionList = Annotated[
             {"type": "string", "pattern": _NAME},
             {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1},
         ],
-        "description": "An action name, or a list of action names taken in order.",
+        "description": "An action (name, optionally followed by the chosen option, e.g. "
+                       "'activate last_battle>jougen'), or a list of actions taken in order.",
     }),
 ]
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ChainLinkExpectation(_Model):
+    """One expected chain link."""
+
+    card: str
+    """The uid of the card whose effect the link is."""
+    by: Player | None = None
+    """The player who activated it."""
+    negated: bool | None = None
+
+
+class ResolvedExpectation(_Model):
+    """One expected resolution."""
+
+    card: str
+    negated: bool | None = None
 
 
 class Expectation(_Model):
@@ -205,6 +224,15 @@ class Expectation(_Model):
     """Actions that must be offered now."""
     not_legal: list[ActionName] = Field(default_factory=list)
     """Actions that must not be offered now."""
+    chain: list[ChainLinkExpectation] | None = None
+    """The chain now, CHAIN1 first (``[]``: no chain)."""
+    resolved: list[str | ResolvedExpectation] | None = None
+    """The links resolved since the previous ``expect`` step, in resolution order (card uid,
+    or ``{card: uid, negated: true}``)."""
+    cards: dict[str, Zone] = Field(default_factory=dict)
+    """Where named cards are now: ``{killer_snake: hand}``."""
+    monsters: dict[Player, int] = Field(default_factory=dict)
+    """How many monsters each player controls."""
     taken: list[TransitionName] = Field(default_factory=list)
     """Transitions (``id`` or ``machine.id``) that must have been taken since the previous
     ``expect`` step (or the start)."""
@@ -342,7 +370,8 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
     transitions = {t.id for spec in rulebook.specs.values() for t in spec.transitions}
     transitions |= {f"{spec.id}.{t.id}" for spec in rulebook.specs.values() for t in spec.transitions}
 
-    def action(item: str, name: str) -> None:
+    def action(item: str, text: str) -> None:
+        name = text.split(" ", 1)[0]
         if name not in actions:
             raise ScenarioError(f"{source}: {item}: unknown action {name!r}; actions: {', '.join(sorted(actions))}")
 
@@ -511,21 +540,25 @@ def _do(duel: Duel, step: DoStep, where: str) -> None:
     for number, name in enumerate(step.do):
         item = f"{where}.do" if len(step.do) == 1 else f"{where}.do[{number}]"
         try:
-            duel.apply(Action(name, step.by) if step.by else name)
+            action_name, choice = Action.parse(name)
+            duel.apply(Action(action_name, step.by, choice) if step.by else name)
         except IllegalActionError as exc:
             raise _StepProblem(Outcome.error, f"{item}: {exc}") from exc
 
 
 def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
     item = f"{where}.refuse"
-    offered = [a for a in duel.legal_actions() if a.name == step.refuse and step.by in (None, a.player)]
+    offered = [a for a in duel.legal_actions()
+               if (str(a) == step.refuse if " " in step.refuse else a.name == step.refuse)
+               and step.by in (None, a.player)]
     if offered:
         raise _fail(f"{item}: expected {step.refuse!r} to be refused{f' to {step.by}' if step.by else ''}, "
                     f"but it is offered to {offered[0].player} in {duel.state} "
                     f"(legal: {_listed(_names(duel.legal_actions()))})")
     before = (duel.state, duel.priority, len(duel.trace), len(duel.history))
     try:
-        duel.apply(Action(step.refuse, step.by) if step.by else step.refuse)
+        name, choice = Action.parse(step.refuse)
+        duel.apply(Action(name, step.by, choice) if step.by else step.refuse)
     except IllegalActionError as exc:
         after = (duel.state, duel.priority, len(duel.trace), len(duel.history))
         if after != before:
@@ -591,15 +624,21 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
         found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
         problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
     offered = _names(duel.legal_actions())
+    offered_text = [str(action) for action in duel.legal_actions()]
+
+    def is_offered(text: str) -> bool:
+        return text in offered_text if " " in text else text in offered
+
     for number, name in enumerate(expect.legal):
-        if name not in offered:
+        if not is_offered(name):
             why = duel.explain_illegal(name)
             problems.append(f"{item}.legal[{number}]: expected {name!r} to be offered in {duel.state}, "
                             f"offered: {_listed(offered)}{f' ({why})' if why else ''}")
     for number, name in enumerate(expect.not_legal):
-        if name in offered:
+        if is_offered(name):
             problems.append(f"{item}.not_legal[{number}]: expected {name!r} not to be offered in {duel.state}, "
-                            f"offered: {_listed(offered)}")
+                            f"offered: {_listed(offered_text)}")
+    problems += _check_cards(duel, expect, item, since)
     window = duel.trace[since:]
     seen = _listed(dict.fromkeys(record.transition for record in window))
     for number, name in enumerate(expect.taken):
@@ -611,6 +650,47 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
             problems.append(f"{item}.not_taken[{number}]: expected transition {name!r} not to be taken since the "
                             f"previous expect step, taken: {seen}")
     return problems
+
+
+def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list[str]:
+    """The chain, the resolutions since ``since`` (a trace position), named cards' zones, monster counts."""
+    problems: list[str] = []
+    if expect.chain is not None:
+        found_chain = [(link.uid, link.controller, link.negated) for link in duel.chain]
+        wanted = [(e.card, e.by, e.negated) for e in expect.chain]
+        same = len(found_chain) == len(wanted) and all(
+            f[0] == w[0] and w[1] in (None, f[1]) and w[2] in (None, f[2])
+            for f, w in zip(found_chain, wanted, strict=True))
+        if not same:
+            problems.append(_expected_vs(f"{item}.chain", _links(wanted), _links(found_chain)))
+    if expect.resolved is not None:
+        found_resolved = [(uid, negated) for seq, _, uid, negated in duel.resolutions if seq > since]
+        wanted_resolved = [(e, None) if isinstance(e, str) else (e.card, e.negated) for e in expect.resolved]
+        same = len(found_resolved) == len(wanted_resolved) and all(
+            f[0] == w[0] and w[1] in (None, f[1]) for f, w in zip(found_resolved, wanted_resolved, strict=True))
+        if not same:
+            problems.append(_expected_vs(f"{item}.resolved", _resolutions(wanted_resolved),
+                                         _resolutions(found_resolved)))
+    for uid, zone in expect.cards.items():
+        where = duel.where(uid)
+        if where is None or where[1] is not zone:
+            problems.append(_expected_vs(f"{item}.cards.{uid}", zone.value,
+                                         f"{where[1].value} of {where[0]}" if where else "not a card of this duel"))
+    for player, count in expect.monsters.items():
+        if len(duel.players[player].monsters) != count:
+            problems.append(_expected_vs(f"{item}.monsters.{player}", count, len(duel.players[player].monsters)))
+    return problems
+
+
+def _links(links: Sequence[tuple[str, str | None, bool | None]]) -> str:
+    if not links:
+        return "no chain"
+    return ", ".join(f"CHAIN{n} {uid}{f' by {by}' if by else ''}{' (negated)' if neg else ''}"
+                     for n, (uid, by, neg) in enumerate(links, start=1))
+
+
+def _resolutions(items: Sequence[tuple[str, bool | None]]) -> str:
+    return ", ".join(f"{uid}{' (negated)' if negated else ''}" for uid, negated in items) or "nothing"
 
 
 def _tail(records: Sequence[TraceRecord], rulebook: Rulebook, lang: str, lines: int) -> str:

@@ -133,13 +133,50 @@ def narrate(
         if record.actor != "engine":
             role = "turn_player" if record.actor == record.turn_player else "opponent"
             who = f"{_ACTOR[lang][role]} {record.actor}: "
-        line = f"{record.seq:>4}  [{where}] {who}{label}"
+        choice = f" ‹{record.choice}›" if record.choice else ""
+        line = f"{record.seq:>4}  [{where}] {who}{label}{choice}"
         if rules:
             line += f"  〔{record.rule}〕" if lang is Lang.zh else f"  [{record.rule}]"
         lines.append(line)
-        if record.chain:
-            for link in record.chain:
-                lines.append(f"        CHAIN{link.number} {link.controller} 「{link.card}」")
+        lines.extend(f"        {text}" for text in record.detail)
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+_QUIET_MACHINES = ("chain",)
+
+
+def story(records: Sequence[TraceRecord], specs: dict[str, MachineSpec]) -> str:
+    """The trace told the way the seeds tell their examples (Chinese, one step a line):
+    the phases entered, what each player did with priority, every chain link
+    (``CHAIN1 对方B发动「…」``), ``逆算`` and each link's resolution, and when a window closed.
+
+    Engine steps that change nothing a player sees (entering a state, a window opening) and
+    the passes inside a chain are left out; :func:`narrate` gives every transition.
+    """
+    lines: list[str] = []
+    turn_seen: int | None = None
+    for record in records:
+        if record.turn != turn_seen:
+            turn_seen = record.turn
+            lines.append(f"━━ 第{record.turn}回合（回合玩家 {record.turn_player}）")
+        spec = specs.get(record.machine)
+        transition = next((t for t in spec.transitions if t.id == record.transition), None) if spec else None
+        if record.detail:
+            lines.extend(record.detail)
+            continue
+        if record.machine == "turn" and transition is not None:
+            state = specs["turn"].state(record.dest)
+            if state.machine is not None or record.dest == "turn_end":
+                lines.append(f"●{state.label.zh}")
+            continue
+        if record.transition == "priority_returns":
+            lines.append("（优先权归还给回合玩家）")
+            continue
+        if transition is None or record.machine in _QUIET_MACHINES:
+            continue
+        if record.actor != "engine":
+            role = "回合玩家" if record.actor == record.turn_player else "对方玩家"
+            lines.append(f"{role}{record.actor}：{transition.label.zh}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
