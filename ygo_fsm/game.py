@@ -247,6 +247,7 @@ class CardInstance:
 
 
 _ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
+_ZONE_ATTRIBUTE: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 
 
 class PlayerState:
@@ -277,15 +278,12 @@ class PlayerState:
                 defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
 
     def zone_list(self, zone: Zone) -> list[CardInstance]:
-        return {
-            Zone.hand: self.hand_cards, Zone.monster: self.monsters, Zone.spell_trap: self.spell_traps,
-            Zone.graveyard: self.graveyard_cards, Zone.deck: self.deck_cards, Zone.banished: self.banished,
-            Zone.lingering: self.lingering,
-        }[zone]
+        cards: list[CardInstance] = getattr(self, _ZONE_ATTRIBUTE[zone])
+        return cards
 
     def all_cards(self) -> list[tuple[Zone, CardInstance]]:
         """Every named card with its zone, zone by zone."""
-        return [(zone, card) for zone in Zone for card in self.zone_list(zone)]
+        return [(zone, card) for zone, name in _ZONE_ATTRIBUTE.items() for card in getattr(self, name)]
 
     @property
     def hand(self) -> int:
