@@ -76,8 +76,8 @@ def test_verify_replay_catches_a_wrong_record() -> None:
     table = bench.build_dispatch_table(specs)
     segment = play.segments[0]
     index = next(i for i, step in enumerate(segment) if step[2] == "card_drawn")
-    machine, source, event, _ = segment[index]
-    segment[index] = (machine, source, event, "deck_out")
+    machine, source, event, _, choice, actor = segment[index]
+    segment[index] = (machine, source, event, "deck_out", choice, actor)
     problems = bench.verify_replay(play, table, specs)
     assert problems and f"step {index}:" in problems[0]
 

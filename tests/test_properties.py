@@ -51,8 +51,9 @@ def setups(draw: st.DrawFn) -> Setup:
 
 
 def cards(duel: Duel, player: str) -> int:
+    """Cards are neither made nor lost: they move between hand, deck, field and graveyard."""
     state = duel.players[player]
-    return state.hand + state.deck + state.graveyard
+    return state.hand + state.deck + state.graveyard + len(state.monsters)
 
 
 def check_point(duel: Duel) -> None:

@@ -115,7 +115,8 @@ Candidate = tuple[str, tuple[AnyGuard, ...], tuple[AnyGuard, ...], tuple[AnyCall
 #: ``(machine, source, event) -> candidates in declaration order``.
 DispatchTable = dict[tuple[str, str, str], list[Candidate]]
 #: One recorded step: ``(machine, source, event, dest)``.
-Step = tuple[str, str, str, str]
+Step = tuple[str, str, str, str, str | None, str]
+"""(machine, source, event, dest, choice, actor) of one recorded transition."""
 
 
 @dataclass
@@ -231,7 +232,7 @@ def random_play(turns: int, seed: int, setup: Setup | None = None, *,
     elapsed = time.perf_counter() - start
     if not duel.is_over:
         finished.append(duel)
-    segments = [[(r.machine, r.source, r.event, r.dest) for r in d.trace] for d in finished]
+    segments = [[(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in d.trace] for d in finished]
     return PlayResult(
         setup=setup, seconds=elapsed, turns=played, actions=actions,
         transitions=sum(len(s) for s in segments), segments=segments,
@@ -307,9 +308,15 @@ def fresh_replay_duel(setup: Setup) -> Duel:
     those transitions too, so it starts from the setup's data, not from the settled duel's.
     """
     duel = Duel(setup)
+    clean = Duel(setup.model_copy(update={"phase": "turn_end"}))  # settles without touching game data
     duel.turn = setup.turn
     duel.turn_player = setup.turn_player
-    duel.players = {p: PlayerState(setup.players[p]) for p in PLAYERS}
+    duel.players = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
+    for name in ("chain", "chain_events", "chain_finished", "events", "window", "handled", "attack",
+                 "last_attack", "summon", "used_once", "normal_summon_turn", "draw_replaced_turn",
+                 "last_action_summon", "resolutions", "battle_phase_number"):
+        setattr(duel, name, getattr(clean, name))
+    duel.battle_phase_number = 1 if setup.phase == "battle_phase" else 0
     duel.winner = None
     duel.is_over = False
     duel.end_reason = ""
@@ -329,11 +336,13 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
     for segment, duel in zip(segments, duels, strict=True):
         frames = {machine: Frame(duel, machine, initial, None) for machine, initial in initials.items()}
         frames["turn"].state = phase
+        stack = [frames["turn"]]
         for child, initial, invoked_as in turn_enters:
             child_frame = frames[child]
-            child_frame.state = initial
-            child_frame.invoked_as = invoked_as
-        for index, (machine, source, event, recorded) in enumerate(segment):
+            child_frame.state, child_frame.invoked_as, child_frame.parent = initial, invoked_as, stack[-1].machine
+            stack.append(child_frame)
+        duel._frames = stack  # the guards that look at the active machines see the replay's
+        for index, (machine, source, event, recorded, choice, actor) in enumerate(segment):
             frame = frames[machine]
             for candidate in table[(machine, source, event)]:
                 for guard in candidate[1]:
@@ -352,12 +361,15 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
                 problems.append(f"step {index}: {machine} in {frame.state} (recorded {source}), "
                                 f"{event} -> {dest} (recorded {recorded})")
             frame.state = dest
+            duel.choice, duel.actor = choice, (None if actor == "engine" else actor)
             for callback in callbacks:
                 callback(frame)
+            duel.choice = duel.actor = None
+            del stack[stack.index(frame) + 1:]
             for child, initial, invoked_as in enters:
                 child_frame = frames[child]
-                child_frame.state = initial
-                child_frame.invoked_as = invoked_as
+                child_frame.state, child_frame.invoked_as, child_frame.parent = initial, invoked_as, stack[-1].machine
+                stack.append(child_frame)
     return problems
 
 

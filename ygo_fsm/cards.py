@@ -94,7 +94,6 @@ class Event(str, Enum):
     drawn = "drawn"
     normal_summoned = "normal_summoned"
     special_summoned = "special_summoned"
-    flip_summoned = "flip_summoned"
     summon_declared = "summon_declared"
     set_card = "set_card"
     discarded = "discarded"
@@ -105,6 +104,13 @@ class Event(str, Enum):
     spell_trap_activated = "spell_trap_activated"
     monster_destroying_activated = "monster_destroying_activated"
     before_draw = "before_draw"
+    attack_declared = "attack_declared"
+    targeted_for_attack = "targeted_for_attack"
+    battle_damage = "battle_damage"
+    summon_attempted = "summon_attempted"
+    summon_negated = "summon_negated"
+    flip_summoned = "flip_summoned"
+    position_changed = "position_changed"
 
 
 class Op(str, Enum):
@@ -143,6 +149,9 @@ class Operation(_Model):
 
     op: Op
     amount: int = 0
+    amount_of: str = ""
+    """Take the amount from the duel instead: ``attacker_atk`` (the attacking monster's ATK) or
+    ``target_atk`` (the link's target's ATK)."""
     to: str = "opponent"
     """Whom it affects: ``opponent`` / ``controller`` / ``turn_player`` (relative to the link's controller)."""
     what: str = "target"
@@ -161,6 +170,7 @@ class Cost(_Model):
     """Costs paid on activation (they happen at once, before any response)."""
 
     pay_lp: int = 0
+    pay_half_lp: bool = False
     tribute_self: bool = False
     tribute_other: int = 0
     """Number of other monsters of the controller tributed."""
@@ -209,6 +219,8 @@ class EffectSpec(_Model):
     conditions: Conditions = Conditions()
     cost: Cost = Cost()
     target: Target = Target.none
+    once_per_turn: bool = False
+    """Activated at most once per turn."""
     resolution: tuple[Operation, ...] = ()
 
     @property
@@ -247,6 +259,10 @@ class CardSpec(_Model):
     defence: int = Field(default=0, alias="def")
     level: int = 0
     race: str = ""
+    special_summon_only: bool = False
+    """A monster that cannot be normal summoned or set."""
+    special_summon_procedure: str = ""
+    """Its own way to be special summoned (e.g. ``opponent_controls_monsters_you_control_none``)."""
     effects: tuple[EffectSpec, ...] = ()
     seeds: str = ""
     """Where the seeds use it."""

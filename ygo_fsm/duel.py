@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .battle import Attack
 from .cards import CardSpec, CardType, Event, default_library
 from .effects import Choice, Link, Occurrence, Window, current_tier
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
@@ -21,6 +22,7 @@ from .errors import EngineError, IllegalActionError
 from .game import PLAYERS, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
 from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role
+from .summon import Summon
 from .trace import TraceRecord
 
 
@@ -77,7 +79,8 @@ class Duel:
         "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
         "_priority", "_option_cache", "library", "chain", "chain_events", "chain_finished", "events",
         "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
-        "resolutions",
+        "resolutions", "attack", "last_attack", "battle_phase_number", "summon", "used_once",
+        "draw_replaced_turn",
     )
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
@@ -104,6 +107,14 @@ class Duel:
         self.actor: str | None = None
         self._detail: list[str] = []
         self.normal_summon_turn = 0
+        self.attack: Attack | None = None
+        """The attack in progress."""
+        self.last_attack: Attack | None = None
+        """The last attack that ended (cancelled, stopped or fought)."""
+        self.summon: Summon | None = None
+        self.used_once: set[tuple[str, int, int]] = set()
+        self.draw_replaced_turn = 0
+        self.battle_phase_number = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._effects: dict[int, frozenset[TurnEffect]] = {
@@ -126,6 +137,8 @@ class Duel:
         except KeyError:
             raise ValueError(f"unknown starting phase {setup.phase!r}; states of the turn machine: "
                              f"{', '.join(self.rulebook.specs['turn'].state_ids())}") from None
+        if start.id == "battle_phase":
+            self.battle_phase_number = 1  # starting inside a Battle Phase
         self._frames.append(Frame(self, "turn", start.id, None))
         self._enter_children()
         self._settle()
@@ -229,8 +242,11 @@ class Duel:
                 for player, _, t, c in self._options()]
 
     def explain_illegal(self, name: str) -> str:
-        """Why ``name`` is not legal now (empty when it is)."""
-        return self._refusal(name, None)
+        """Why ``name`` (an action name, or its text with the option) is not legal now."""
+        action, choice = Action.parse(name)
+        if choice is not None and any(a.name == action for a in self.legal_actions()):
+            return f"{choice!r} is not one of its options"
+        return self._refusal(action, None)
 
     # --- acting -----------------------------------------------------------------------
 
@@ -284,6 +300,12 @@ class Duel:
         clone._detail = []
         clone.normal_summon_turn = self.normal_summon_turn
         clone.resolutions = list(self.resolutions)
+        clone.attack = self.attack.copy() if self.attack is not None else None
+        clone.last_attack = self.last_attack.copy() if self.last_attack is not None else None
+        clone.battle_phase_number = self.battle_phase_number
+        clone.summon = self.summon.copy() if self.summon is not None else None
+        clone.used_once = set(self.used_once)
+        clone.draw_replaced_turn = self.draw_replaced_turn
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)
@@ -312,6 +334,12 @@ class Duel:
         """Record a resolved link (the transition being taken gets the next trace seq)."""
         self.resolutions.append((self._seq + 1, number, uid, negated))
 
+    def attack_damage(self, player: str, amount: int) -> None:
+        """Battle damage to ``player`` from the attack in progress."""
+        self.players[player].lp -= amount
+        if self.attack is not None:
+            self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
+
     def say(self, text: str) -> None:
         """Add a line of narration to the transition being taken (the trace's ``detail``)."""
         self._detail.append(text)
@@ -319,6 +347,7 @@ class Duel:
     def replace_draw(self) -> None:
         """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
         self._effects[self.turn] = self._effects.get(self.turn, frozenset()) | {TurnEffect.draw_replaced}
+        self.draw_replaced_turn = self.turn
 
     def end_duel(self, *, winner: str | None, reason: str) -> None:
         """The duel is over (``winner`` ``None`` for a draw)."""
@@ -429,10 +458,10 @@ class Duel:
             self._frames.append(Frame(self, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
 
     def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
-        del self._frames[level + 1:]
         frame = self._frames[level]
         self._detail = []
-        transition.execute(frame)
+        transition.execute(frame)  # guards re-checked with the inner frames still in place
+        del self._frames[level + 1:]  # leaving the source state leaves the machines it ran
         self._enter_children()
         self._priority = _UNKNOWN
         self._option_cache = None

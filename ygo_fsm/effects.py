@@ -51,6 +51,8 @@ class Occurrence:
     event: Event
     player: str
     uid: str | None = None
+    deferred: bool = False
+    """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
 
 
 @dataclass
@@ -144,13 +146,39 @@ def chain_is_empty(duel: Duel) -> bool:
     return not duel.chain
 
 
+def damage_substep(duel: Duel) -> str | None:
+    """The Damage Step sub-step the duel is in (``None`` outside the Damage Step)."""
+    for frame in duel.frames:
+        if frame.machine == "damage_step":
+            return frame.state
+    return None
+
+
+_BEFORE_CALCULATION = ("start_of_damage_step", "before_damage_calculation")
+
+
+def damage_step_allows(duel: Duel, effect: EffectSpec) -> bool:
+    """004 伤害步骤: only counter traps, effects that negate an activation, ATK/DEF changes (up to
+    before damage calculation), mandatory effects, flip effects and the triggers of a monster's
+    own summon or destruction may be activated in the Damage Step."""
+    substep = damage_substep(duel)
+    if substep is None:
+        return True
+    ops = {operation.op for operation in effect.resolution}
+    if Op.modify_atk in ops:
+        return substep in _BEFORE_CALCULATION
+    return (effect.kind in (EffectKind.counter_trap, EffectKind.flip) or Op.negate_activation in ops
+            or effect.mandatory or effect.kind is EffectKind.trigger)
+
+
 # --- activation conditions ---------------------------------------------------------------
 
 
 def _location_ok(zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     location = effect.location
     if location is Location.hand:
-        return zone is Zone.hand
+        # a spell card activated from the hand may also be Set first and activated later
+        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone is Zone.spell_trap and not card.face_up)
     if location is Location.set:
         return zone is Zone.spell_trap and not card.face_up
     if location is Location.field:
@@ -180,12 +208,13 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         return False
     if conditions.main_phase and not in_main_phase(duel):
         return False
-    if effect.location is Location.set and card.set_turn >= duel.turn and effect.kind in TRAP_KINDS | {
-            EffectKind.quick_play_spell}:
+    is_set = zone is Zone.spell_trap and not card.face_up
+    if is_set and card.set_turn >= duel.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
-    if (effect.kind is EffectKind.quick_play_spell and effect.location is Location.hand
-            and controller != turn_player):
+    if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
+    if effect.once_per_turn and (card.uid, effect_index(card, effect), duel.turn) in duel.used_once:
+        return False
     cost = effect.cost
     if cost.pay_lp and duel.players[controller].lp < cost.pay_lp:
         return False
@@ -194,6 +223,10 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         if len(others) < cost.tribute_other:
             return False
     return True
+
+
+def effect_index(card: CardInstance, effect: EffectSpec) -> int:
+    return card.card.effects.index(effect) if card.card is not None else 0
 
 
 def _targets(duel: Duel, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
@@ -266,7 +299,7 @@ def open_state_activations(duel: Duel, player: str) -> list[Choice]:
                 if _phase_effect_pending(duel, card, index, effect):
                     yield card, index, effect
                 continue
-            if effect.is_trigger_like or effect.events:
+            if effect.is_trigger_like or effect.events or not damage_step_allows(duel, effect):
                 continue
             if effect.spell_speed == 1:
                 if player == duel.turn_player and in_main_phase(duel) and _in_open_state(duel):
@@ -330,7 +363,8 @@ def chain_responses(duel: Duel, player: str) -> list[Choice]:
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
         for zone, card, index, effect in _effects_of(duel, player):
             if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
-                    or (effect.events and not set(effect.events) & events)):
+                    or (effect.events and not set(effect.events) & events)
+                    or not damage_step_allows(duel, effect)):
                 continue
             if conditions_hold(duel, player, zone, card, effect):
                 yield card, index, effect
@@ -345,7 +379,8 @@ def window_chain1(duel: Duel, player: str) -> list[Choice]:
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
         for zone, card, index, effect in _effects_of(duel, player):
-            if effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link:
+            if (effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link
+                    or not damage_step_allows(duel, effect)):
                 continue
             if effect.kind is EffectKind.ignition:
                 allowed = window is not None and window.ignition_allowed and player == duel.turn_player
@@ -380,7 +415,7 @@ def open_window(duel: Duel, *, restricted: bool) -> None:
         for zone, card, index, effect in _effects_of(duel, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
-            met = [o for o in events if o.event in effect.events]
+            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)]
             if not met or not conditions_hold(duel, player, zone, card, effect):
                 continue
             if effect.conditions.summoned_by_own_effect and not any(o.uid == card.uid for o in met):
@@ -457,12 +492,16 @@ def activate(duel: Duel, player: str, key: str) -> None:
     if effect.cost.pay_lp:
         state.lp -= effect.cost.pay_lp
         notes.append(f"支付{effect.cost.pay_lp}")
+    if effect.cost.pay_half_lp:
+        paid = state.lp // 2
+        state.lp -= paid
+        notes.append(f"支付一半基本分（{paid}）")
     if effect.cost.tribute_self:
-        _to_graveyard(duel, card, destroyed=False)
+        to_graveyard(duel, card, destroyed=False)
         notes.append("把这张卡做祭品")
     for _ in range(effect.cost.tribute_other):
         other = next(m for m in state.monsters if m is not card)
-        _to_graveyard(duel, other, destroyed=False)
+        to_graveyard(duel, other, destroyed=False)
         notes.append(f"把「{other.name}」做祭品")
     # what the cost did (tributes sent to the graveyard) can be responded to in this chain
     duel.chain_events.update(occurrence.event for occurrence in duel.events[before:])
@@ -476,14 +515,27 @@ def activate(duel: Duel, player: str, key: str) -> None:
     duel.chain.append(link)
     if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
         duel.chain_events.add(Event.spell_trap_activated)
-    if any(op.op is Op.destroy for op in effect.resolution):
+    if _destroys_monsters(effect):
         duel.chain_events.add(Event.monster_destroying_activated)
+    if effect.once_per_turn:
+        duel.used_once.add((card.uid, index, duel.turn))
     chosen = ""
     if target:
         found_target = find(duel, target)
         chosen = f"，选择「{found_target[2].name if found_target else target}」"
     cost = ("，" + "，".join(notes)) if notes else ""
     duel.say(f"CHAIN{link.number} {_who(duel, player)}发动「{card.name}」{chosen}{cost}")
+
+
+_MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)
+
+
+def _destroys_monsters(effect: EffectSpec) -> bool:
+    """The effect destroys monsters (「我が身を盾に」 answers such activations)."""
+    for op in effect.resolution:
+        if op.op is Op.destroy and (op.what != "target" or effect.target in _MONSTER_TARGETS):
+            return True
+    return False
 
 
 def begin_resolution(duel: Duel) -> None:
@@ -520,7 +572,7 @@ def _after_resolution(duel: Duel, zone: Zone, card: CardInstance, effect: Effect
         if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
             move(duel, card, Zone.lingering)
         else:
-            _to_graveyard(duel, card, destroyed=False)
+            to_graveyard(duel, card, destroyed=False)
 
 
 def finish_chain(duel: Duel) -> None:
@@ -553,7 +605,7 @@ def _player_for(duel: Duel, link: Link, who: str) -> str:
     return other_player(link.controller)
 
 
-def _to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool) -> None:
+def to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool) -> None:
     where = find(duel, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
     if destroyed:
@@ -592,20 +644,44 @@ def _run(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     return result
 
 
+def _amount(duel: Duel, op: Operation, link: Link) -> int:
+    if op.amount_of == "attacker_atk":
+        attacker = find(duel, duel.attack.attacker) if duel.attack is not None else None
+        return attacker[2].atk if attacker is not None else 0
+    if op.amount_of == "target_atk":
+        target = find(duel, link.target) if link.target else None
+        return target[2].atk if target is not None else 0
+    return op.amount
+
+
 def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     kind = op.op
     if kind is Op.damage:
-        player = _player_for(duel, link, op.to)
-        duel.players[player].lp -= op.amount
-        emit(duel, Event.damage_taken, player)
-        if duel.players[player].lp <= 0:
-            duel.players[player].lp = 0
-            duel.end_duel(winner=other_player(player), reason="lp")
-        return f"{player}受到{op.amount}分伤害"
+        amount = _amount(duel, op, link)
+        players = [duel.turn_player, duel.opponent] if op.to == "both" else [_player_for(duel, link, op.to)]
+        for player in players:
+            duel.players[player].lp -= amount
+            emit(duel, Event.damage_taken, player)
+        for player in players:
+            if duel.players[player].lp <= 0 and not duel.is_over:
+                duel.players[player].lp = 0
+                losers = [p for p in players if duel.players[p].lp <= 0]
+                duel.end_duel(winner=None if len(losers) == 2 else other_player(player), reason="lp")
+        return "、".join(players) + f"受到{amount}分伤害"
     if kind is Op.recover:
         player = _player_for(duel, link, op.to)
-        duel.players[player].lp += op.amount
-        return f"{player}的基本分恢复{op.amount}"
+        amount = _amount(duel, op, link)
+        duel.players[player].lp += amount
+        return f"{player}的基本分恢复{amount}"
+    if kind is Op.change_position:
+        changed = []
+        for p in (duel.turn_player, duel.opponent):
+            for monster in duel.players[p].monsters:
+                if monster.face_up:
+                    monster.position = Position.defence if monster.position is Position.attack else Position.attack
+                    shown = "守备" if monster.position is Position.defence else "攻击"
+                    changed.append(f"「{monster.name}」变成{shown}表示")
+        return "，".join(changed)
     if kind is Op.draw:
         player = _player_for(duel, link, op.to)
         drawn = sum(draw_card(duel, player) for _ in range(op.amount or 1))
@@ -623,16 +699,23 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         own = [m for m in duel.players[link.controller].monsters if m is not card]
         if not own:
             return ""
-        _to_graveyard(duel, own[0], destroyed=False)
+        to_graveyard(duel, own[0], destroyed=False)
         return f"「{own[0].name}」作为祭品"
     if kind is Op.negate_activation:
         return _negate_previous(duel, op, link)
+    if kind is Op.negate_summon:
+        from .summon import negate
+
+        return negate(duel)
     if kind is Op.last_battle_judgement:
         return _last_battle(duel)
     if kind is Op.replace_draw:
         player = duel.turn_player
         duel.replace_draw()
-        draw_card(duel, player)
+        state = duel.players[player]
+        if state.deck - len(state.deck_cards) > 0:  # a card is added from the deck: not a draw
+            state.deck -= 1
+            state.hand += 1
         return f"{player}代替通常的抽卡，从卡组把1张卡加入手卡"
     if kind is Op.win:
         duel.end_duel(winner=link.controller, reason="effect")
@@ -651,11 +734,19 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
 def _destroy(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     if op.what == "all_monsters":
         victims = [m for p in (duel.turn_player, duel.opponent) for m in list(duel.players[p].monsters)]
+    elif op.what == "opponent_attack_position_monsters":
+        victims = [m for m in duel.players[other_player(link.controller)].monsters if m.position is Position.attack]
+    elif op.what == "attacker":
+        # 000 ※攻击中止: a monster changed to Defense Position is no longer the attacking monster
+        attack = duel.attack
+        found = find(duel, attack.attacker) if attack is not None else None
+        victims = ([found[2]] if found is not None and found[1] is Zone.monster
+                   and found[2].position is Position.attack else [])
     else:
         found = find(duel, link.target) if link.target else None
         victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
     for victim in victims:
-        _to_graveyard(duel, victim, destroyed=True)
+        to_graveyard(duel, victim, destroyed=True)
     if not victims:
         return ""
     if op.what == "all_monsters":
@@ -671,7 +762,7 @@ def _send_all_but_target(duel: Duel, link: Link) -> str:
         for zone in (Zone.hand, Zone.monster, Zone.spell_trap):
             for card in list(state.zone_list(zone)):
                 if card.uid != link.target and card.uid != link.uid:
-                    _to_graveyard(duel, card, destroyed=False)
+                    to_graveyard(duel, card, destroyed=False)
                     sent.append(card.name)
         state.graveyard += state.unnamed_hand
         state.hand = len(state.hand_cards)
@@ -683,7 +774,8 @@ def _special_summon(duel: Duel, op: Operation, link: Link, card: CardInstance) -
     if op.what == "self":
         summoned = card
     else:
-        source = duel.players[player].deck_cards if op.from_ == "deck" else duel.players[player].hand_cards
+        sources = {"deck": duel.players[player].deck_cards, "graveyard": duel.players[player].graveyard_cards}
+        source = sources.get(op.from_, duel.players[player].hand_cards)
         summoned_or_none = next((c for c in source if _matches(c, op.what)), None)
         if summoned_or_none is None:
             return ""
@@ -700,6 +792,8 @@ def _special_summon(duel: Duel, op: Operation, link: Link, card: CardInstance) -
 def _matches(card: CardInstance, what: str) -> bool:
     if card.card is None:
         return False
+    if what == "monster":
+        return card.card.type.value == "monster"
     if what.startswith("level_"):
         return card.card.type.value == "monster" and card.level == int(what.removeprefix("level_"))
     return card.card.id == what or card.race == what
@@ -712,7 +806,7 @@ def _negate_previous(duel: Duel, op: Operation, link: Link) -> str:
     negated.negated = True
     found = find(duel, negated.uid)
     if found is not None and op.destroy and found[1] is Zone.spell_trap:
-        _to_graveyard(duel, found[2], destroyed=True)
+        to_graveyard(duel, found[2], destroyed=True)
     own = find(duel, link.uid)
     spec: CardSpec | None = own[2].card if own is not None else None
     if (spec is not None and spec.effects[link.effect].kind is EffectKind.counter_trap
@@ -730,20 +824,6 @@ def _last_battle(duel: Duel) -> str:
         duel.end_duel(winner=None, reason="draw")
         return "双方场上都不存在怪兽，平局"
     return "双方场上都存在怪兽"
-
-
-def normal_summon(duel: Duel, uid: str) -> None:
-    """Normal summon a monster from the hand in Attack Position (no chain link)."""
-    player = duel.turn_player
-    found = find(duel, uid)
-    assert found is not None, uid
-    card = found[2]
-    move(duel, card, Zone.monster, player=player)
-    card.face_up, card.position = True, Position.attack
-    duel.normal_summon_turn = duel.turn
-    emit(duel, Event.normal_summoned, player, card.uid)
-    duel.last_action_summon = True
-    duel.say(f"回合玩家{player}召唤「{card.name}」")
 
 
 # --- drawing and discarding ---------------------------------------------------------------

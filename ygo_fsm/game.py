@@ -211,7 +211,8 @@ class CardInstance:
     """One card in a duel: a library card, or a monster given only by its name and stats."""
 
     __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
-                 "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect")
+                 "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
+                 "summoned_turn", "position_changed_turn", "attacked_turn")
 
     def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
                  atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
@@ -226,6 +227,11 @@ class CardInstance:
         self.set_turn = set_turn
         self.destroyed_turn: int | None = None
         self.summoned_by_own_effect = False
+        self.attacked_battle_phase = 0
+        """The number of the Battle Phase in which it last declared an attack (0: never)."""
+        self.summoned_turn = 0
+        self.position_changed_turn = 0
+        self.attacked_turn = 0
 
     @classmethod
     def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:

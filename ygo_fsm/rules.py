@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import effects
+from . import battle, effects, summon
 from .cards import Event
 from .effects import Choice
 from .game import PROFILE_RULES, TurnEffect
@@ -122,6 +122,14 @@ def draw_phase_skip_applies(frame: Frame) -> bool:
 def draw_replacement_applies(frame: Frame) -> bool:
     """An effect applies instead of the normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
     return _applies(frame, TurnEffect.draw_replaced)
+
+
+@guard
+def draw_replaced_by_chain(frame: Frame) -> bool:
+    """The draw was replaced by an activated effect (「無敗将軍フリード」): its chain's after-chain
+    window was 情况Ｂ's window (000 ●ドローフェイズ【情况Ｂ】◇…的连锁处理结束后的发动时点)."""
+    duel = frame.duel
+    return duel.draw_replaced_turn == duel.turn
 
 
 @guard
@@ -401,14 +409,240 @@ def normal_summon_used(frame: Frame) -> bool:
 
 
 @chooser
-def summonable_monsters(frame: Frame) -> list[Choice]:
-    """Monsters of level 4 or lower in the turn player's hand (002 ●主要阶段1【怪兽的召唤】)."""
-    duel = frame.duel
-    return [Choice(card.uid, f"「{card.name}」") for card in duel.players[duel.turn_player].hand_cards
-            if card.card is not None and card.card.type.value == "monster" and card.level <= 4]
+def normal_summonable(frame: Frame) -> list[Choice]:
+    """Monsters in the hand that can be normal summoned or set, tributes available
+    (002 ●主要阶段1「通常召唤」1回合可以进行一次的召唤、生祭召唤)."""
+    return summon.normal_summonable(frame.duel)
+
+
+@chooser
+def flip_summonable(frame: Frame) -> list[Choice]:
+    """Set monsters that may be flip summoned
+    (000 反转***：回合主动把里侧守备表示的怪兽的表示形式改变为表侧攻击表示)."""
+    return summon.flip_summonable(frame.duel)
+
+
+@chooser
+def special_summonable(frame: Frame) -> list[Choice]:
+    """Monsters that can be special summoned by their own procedure (000 特殊***：「サイバー・ドラゴン」等)."""
+    return summon.special_summonable(frame.duel)
+
+
+@chooser
+def position_changeable(frame: Frame) -> list[Choice]:
+    """Monsters whose battle position the turn player may change
+    (002 ●主要阶段1【场上怪兽的表示形式变更】)."""
+    return summon.position_changeable(frame.duel)
 
 
 @callback
-def normal_summon(frame: Frame) -> None:
-    """The chosen monster is normal summoned (no chain link), then a window opens (000 ※主要流程1中每次…)."""
-    effects.normal_summon(frame.duel, _choice(frame))
+def declare_normal_summon(frame: Frame) -> None:
+    """１ 怪兽的通常召唤宣言 (000 【怪兽通常***…】１)."""
+    summon.begin(frame.duel, _choice(frame), "normal")
+
+
+@callback
+def declare_set(frame: Frame) -> None:
+    """１ 里侧表示通常召唤（SET）的宣言 (000 通常***：…里侧表示通常***（SET）)."""
+    summon.begin(frame.duel, _choice(frame), "set")
+
+
+@callback
+def declare_flip_summon(frame: Frame) -> None:
+    """１ 反转召唤宣言 (000 【怪兽通常***、反转***…】１)."""
+    summon.begin(frame.duel, _choice(frame), "flip")
+
+
+@callback
+def declare_special_summon(frame: Frame) -> None:
+    """１ 特殊召唤宣言 (000 特殊***：「青眼の光龍」等条件***怪兽…)."""
+    summon.begin(frame.duel, _choice(frame), "special")
+
+
+@callback
+def change_position(frame: Frame) -> None:
+    """The turn player changes a monster's battle position (no chain link), then a window opens
+    (000 ●メインフェイズ１【２】·怪兽表示形式的改变（不进入连锁）)."""
+    summon.change_position(frame.duel, _choice(frame))
+
+
+@chooser
+def tribute_candidates(frame: Frame) -> list[Choice]:
+    """The monsters the summoning player may tribute (000 【怪兽通常***…】２)."""
+    return summon.tribute_candidates(frame.duel)
+
+
+@guard
+def tributes_missing(frame: Frame) -> bool:
+    """More tributes are needed: one for level 5–6, two for level 7+ (000 【怪兽通常***…】２)."""
+    return summon.tributes_missing(frame.duel)
+
+
+@callback
+def pay_tribute(frame: Frame) -> None:
+    """A tribute goes to the graveyard (000 【怪兽通常***…】２ 祭品)."""
+    summon.pay_tribute(frame.duel, _choice(frame))
+
+
+@callback
+def summon_conditions_paid(frame: Frame) -> None:
+    """Mandatory triggers met while paying wait for step 7; optional ones do not activate
+    (000 【怪兽通常***…】２·此时满足发动条件的…任意发动的诱发效果不会发动)."""
+    summon.conditions_paid(frame.duel)
+
+
+@callback
+def take_out_monster(frame: Frame) -> None:
+    """３ The monster is taken out and is in no location until it lands (000 【怪兽通常***…】３)."""
+    summon.take_out(frame.duel)
+
+
+@guard
+def summon_is_set(frame: Frame) -> bool:
+    """A normal set: no summon to negate (000 通常***：…里侧表示通常***（SET）; 3 里侧表示的场合不公开)."""
+    return summon.is_set(frame.duel)
+
+
+@guard
+def summon_negated(frame: Frame) -> bool:
+    """A summon-negating effect resolved (000 【情况Ｂ】***被无效的场合)."""
+    return summon.negated(frame.duel)
+
+
+@callback
+def complete_summon(frame: Frame) -> None:
+    """５ The monster lands: the summon succeeded (000 【情况Ａ】５)."""
+    summon.succeed(frame.duel)
+
+
+@callback
+def fail_summon(frame: Frame) -> None:
+    """５ The summon failed (000 【情况Ｂ】５通常***、反转***、特殊***失败的发动时点)."""
+    summon.fail(frame.duel)
+
+
+@callback
+def finish_summon(frame: Frame) -> None:
+    """The summon procedure is over; priority returns to the turn player (000 ※主要流程1中…)."""
+    summon.finish(frame.duel)
+
+
+# --- battle: attack declaration, cancel and replay, the Damage Step --------------------------
+
+
+@callback
+def begin_battle_phase(frame: Frame) -> None:
+    """A new Battle Phase: each monster may attack once in it (002 ●战斗阶段 ※一次战斗阶段中一个怪兽可以攻击一回)."""
+    frame.duel.battle_phase_number += 1
+
+
+@chooser
+def attackers(frame: Frame) -> list[Choice]:
+    """The turn player's face-up Attack Position monsters that have not attacked in this Battle Phase
+    (002 ●战斗阶段◇攻击过一回的自己怪兽，这个战斗阶段中不能再次攻击宣言)."""
+    return battle.attackers(frame.duel)
+
+
+@chooser
+def attack_targets(frame: Frame) -> list[Choice]:
+    """One of the opponent's monsters, or a direct attack when they control none
+    (002 ●战斗阶段【攻击宣言・选择对象】)."""
+    return battle.targets(frame.duel)
+
+
+@callback
+def declare_attack(frame: Frame) -> None:
+    """1 怪兽的攻击宣言: the attacker is chosen; it counts as having attacked (000 【怪兽的攻击宣言…】１)."""
+    battle.declare(frame.duel, _choice(frame))
+
+
+@callback
+def choose_attack_target(frame: Frame) -> None:
+    """2 攻击怪兽的攻击对象 (000 【怪兽的攻击宣言…】２)."""
+    battle.choose_target(frame.duel, _choice(frame))
+
+
+@callback
+def announce_attack(frame: Frame) -> None:
+    """3→4: 『攻击宣言时』 (not after a replay) and 『成为攻击对象时』 (000 ※战斗回卷)."""
+    battle.announce(frame.duel)
+
+
+@guard
+def attacker_cannot_attack(frame: Frame) -> bool:
+    """At the end of a chain the attacker can no longer attack: attack cancelled
+    (000 ※攻击中止、战斗回卷的处理·连锁处理结束时，攻击怪兽处于不能攻击的状态的场合…攻击中止)."""
+    return battle.attacker_cannot_attack(frame.duel)
+
+
+@guard
+def replay_needed(frame: Frame) -> bool:
+    """The opponent's monsters changed during the chain: replay (000 ※战斗回卷; 004 ●卷回)."""
+    return battle.replay_needed(frame.duel)
+
+
+@guard
+def attack_interrupted(frame: Frame) -> bool:
+    """After a chain in the Battle Step, the attack stops to be cancelled or replayed — only while
+    an attack's Battle Step priority runs, never in the Damage Step (004 ●卷回只会发生在战斗步骤)."""
+    duel = frame.duel
+    return frame.parent == "attack_declaration" and (
+        battle.attacker_cannot_attack(duel) or battle.replay_needed(duel))
+
+
+@guard
+def attack_may_be_stopped(frame: Frame) -> bool:
+    """Under the modern rules the attacking player may choose no target after a replay and stop
+    the attack (004 ●重新选择攻击对象时可以不选择任何怪兽而停止攻击)."""
+    duel = frame.duel
+    return duel.attack is not None and duel.attack.replayed and duel.profile.value == "modern"
+
+
+@guard
+def attack_goes_on(frame: Frame) -> bool:
+    """The attack was neither cancelled nor stopped (002 ●战斗阶段【３】伤害步骤)."""
+    attack = frame.duel.attack
+    return attack is not None and not attack.outcome
+
+
+@callback
+def begin_replay(frame: Frame) -> None:
+    """战斗回卷: back to choosing the attack target (000 ※战斗回卷，返回“２攻击怪兽的攻击对象”)."""
+    battle.begin_replay(frame.duel)
+
+
+@callback
+def cancel_attack(frame: Frame) -> None:
+    """攻击中止; the attack still counts as that monster's attack (004 ●攻击无效的场合…不能再次攻击)."""
+    battle.cancel(frame.duel)
+
+
+@callback
+def stop_attack(frame: Frame) -> None:
+    """The attacking player stops the attack after a replay (004)."""
+    battle.stop(frame.duel)
+
+
+@callback
+def end_attack(frame: Frame) -> None:
+    """The attack is over; back to the Battle Step (000 ●バトルフェイズ【３】·结束后返回【２】)."""
+    battle.end(frame.duel)
+
+
+@callback
+def reveal_attack_target(frame: Frame) -> None:
+    """Before damage calculation a face-down target is turned face-up; its flip effect waits (004)."""
+    battle.reveal_target(frame.duel)
+
+
+@callback
+def calculate_damage(frame: Frame) -> None:
+    """Damage calculation (004 ●和对方怪兽进行伤害计算的场合，按照以下规则进行伤害计算)."""
+    battle.calculate(frame.duel)
+
+
+@callback
+def send_battle_destroyed(frame: Frame) -> None:
+    """End of the Damage Step: battle-destroyed monsters go to the graveyard
+    (004 ●战斗终了，将战斗破坏的怪兽送去墓地的时点)."""
+    battle.send_destroyed(frame.duel)

@@ -204,6 +204,20 @@ class ResolvedExpectation(_Model):
     negated: bool | None = None
 
 
+class AttackExpectation(_Model):
+    """The attack in progress, or else the last one that ended."""
+
+    attacker: str | None = None
+    target: str | None = None
+    """The target's uid, or ``direct``."""
+    outcome: Literal["in_progress", "cancelled", "stopped", "fought"] | None = None
+    replayed: bool | None = None
+    battle_damage: dict[Player, int] | None = None
+    """Battle damage each player took in it (players not named took none)."""
+    destroyed: list[str] | None = None
+    """Monsters destroyed by the battle (uids)."""
+
+
 class Expectation(_Model):
     """What must hold now; every field given is checked."""
 
@@ -233,6 +247,12 @@ class Expectation(_Model):
     """Where named cards are now: ``{killer_snake: hand}``."""
     monsters: dict[Player, int] = Field(default_factory=dict)
     """How many monsters each player controls."""
+    positions: dict[str, Literal["attack", "defence", "face_down_defence"]] = Field(default_factory=dict)
+    """Battle positions of named monsters: ``{sapphire_dragon: defence}``."""
+    attack: AttackExpectation | None = None
+    """The attack in progress, or the last one that ended."""
+    attacked: list[str] | None = None
+    """The monsters that have declared an attack this turn (uids)."""
     taken: list[TransitionName] = Field(default_factory=list)
     """Transitions (``id`` or ``machine.id``) that must have been taken since the previous
     ``expect`` step (or the start)."""
@@ -676,9 +696,37 @@ def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list
         if where is None or where[1] is not zone:
             problems.append(_expected_vs(f"{item}.cards.{uid}", zone.value,
                                          f"{where[1].value} of {where[0]}" if where else "not a card of this duel"))
+    for uid, wanted_position in expect.positions.items():
+        found_card = next((c for p in duel.players.values() for c in p.monsters if c.uid == uid), None)
+        shown = ("not on the field" if found_card is None else
+                 "face_down_defence" if not found_card.face_up else found_card.position.value)
+        if shown != wanted_position:
+            problems.append(_expected_vs(f"{item}.positions.{uid}", wanted_position, shown))
+    if expect.attack is not None:
+        problems += _check_attack(duel, expect.attack, f"{item}.attack")
+    if expect.attacked is not None:
+        found_attacked = sorted(c.uid for p in duel.players.values() for z, c in p.all_cards()
+                                if c.attacked_turn == duel.turn)
+        if found_attacked != sorted(expect.attacked):
+            problems.append(_expected_vs(f"{item}.attacked", sorted(expect.attacked), found_attacked))
     for player, count in expect.monsters.items():
         if len(duel.players[player].monsters) != count:
             problems.append(_expected_vs(f"{item}.monsters.{player}", count, len(duel.players[player].monsters)))
+    return problems
+
+
+def _check_attack(duel: Duel, expect: AttackExpectation, item: str) -> list[str]:
+    attack = duel.attack or duel.last_attack
+    if attack is None:
+        return [f"{item}: expected an attack, found none"]
+    problems = []
+    outcome = attack.outcome or "in_progress"
+    target = "direct" if attack.direct else attack.target
+    found = {"attacker": attack.attacker, "target": target, "outcome": outcome, "replayed": attack.replayed,
+             "battle_damage": attack.battle_damage, "destroyed": attack.destroyed}
+    for key, wanted in expect.model_dump(exclude_none=True).items():
+        if found[key] != wanted:
+            problems.append(_expected_vs(f"{item}.{key}", wanted, found[key]))
     return problems
 
 

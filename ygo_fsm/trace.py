@@ -143,6 +143,8 @@ def narrate(
 
 
 _QUIET_MACHINES = ("chain",)
+_STEP_MACHINES = ("draw_phase", "end_phase", "battle_phase", "attack_declaration", "damage_step", "summon_procedure")
+"""Machines whose steps the story names as they begin (the seeds' ↓ 进入伤害阶段, 『抽卡时』的时点 …)."""
 
 
 def story(records: Sequence[TraceRecord], specs: dict[str, MachineSpec]) -> str:
@@ -161,6 +163,11 @@ def story(records: Sequence[TraceRecord], specs: dict[str, MachineSpec]) -> str:
             lines.append(f"━━ 第{record.turn}回合（回合玩家 {record.turn_player}）")
         spec = specs.get(record.machine)
         transition = next((t for t in spec.transitions if t.id == record.transition), None) if spec else None
+        if (record.machine in _STEP_MACHINES and transition is not None and record.actor == "engine"
+                and spec is not None and spec.state(record.dest).machine is not None):
+            lines.append(f"▸{spec.state(record.dest).label.zh}")
+            lines.extend(record.detail)
+            continue
         if record.detail:
             lines.extend(record.detail)
             continue

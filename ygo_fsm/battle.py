@@ -1,0 +1,235 @@
+"""Battle: the attack in progress, attack cancel and replay, and damage calculation.
+
+The machines (``attack_declaration``, ``damage_step``) decide when each step happens; this
+module answers what it does. Rules used here:
+
+- a face-up Attack Position monster attacks once per Battle Phase; a direct attack only when
+  the opponent controls no monster (002 ●战斗阶段【攻击宣言・选择对象】);
+- after every chain in the Battle Step: the attack is **cancelled** when the attacker can no
+  longer attack (changed to defence, under a cannot-attack effect, left the field); a
+  **replay** (back to choosing the target) happens when the opponent's monsters changed —
+  their number, or one replaced even with the number unchanged (004), or the target left —
+  and never for the attacking player's own monsters (000 ※攻击中止、战斗回卷的处理; 004 卷回);
+- damage calculation (004 伤害步骤): ATK against ATK — the higher deals the difference to
+  the other's controller, the lower is destroyed, equal ATK destroys both with no damage, two
+  0-ATK monsters do nothing; ATK against DEF — higher ATK destroys the defender with no
+  damage, higher DEF deals the difference to the attacker's controller, equal does nothing;
+  a direct attack deals the attacker's ATK. Monsters destroyed by battle go to the graveyard
+  at the end of the Damage Step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from .cards import Event
+from .effects import Choice, emit, find, to_graveyard
+from .game import CardInstance, Position, TurnEffect, Zone, other_player
+
+if TYPE_CHECKING:
+    from .duel import Duel
+
+
+@dataclass
+class Attack:
+    """The attack in progress."""
+
+    attacker: str
+    player: str
+    target: str | None = None
+    """The attack target's uid; ``None`` for a direct attack (or before it is chosen)."""
+    direct: bool = False
+    opponent_monsters: tuple[str, ...] = ()
+    """The opponent's monsters when the target was chosen (for replay)."""
+    replayed: bool = False
+    outcome: str = ""
+    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
+    destroyed: list[str] = field(default_factory=list)
+    battle_damage: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> Attack:
+        return replace(self, destroyed=list(self.destroyed), battle_damage=dict(self.battle_damage))
+
+
+def _monster(duel: Duel, uid: str | None) -> CardInstance | None:
+    if uid is None:
+        return None
+    found = find(duel, uid)
+    return found[2] if found is not None and found[1] is Zone.monster else None
+
+
+def attackers(duel: Duel) -> list[Choice]:
+    """The turn player's monsters that may declare an attack now."""
+    if duel.effect_applies(TurnEffect.cannot_attack):
+        return []
+    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
+            if m.can_declare_attack and m.attacked_battle_phase != duel.battle_phase_number]
+
+
+def targets(duel: Duel) -> list[Choice]:
+    """The attack targets: each of the opponent's monsters, or a direct attack when they have none."""
+    monsters = duel.players[duel.opponent].monsters
+    if not monsters:
+        return [Choice("direct", "直接攻击")]
+    return [Choice(m.uid, f"「{m.name}」") for m in monsters]
+
+
+def declare(duel: Duel, uid: str) -> None:
+    """Step 1: the attacker is declared; the attack counts as that monster's attack from now on."""
+    monster = _monster(duel, uid)
+    assert monster is not None, uid
+    monster.attacked_battle_phase = duel.battle_phase_number
+    monster.attacked_turn = duel.turn
+    duel.attack = Attack(uid, duel.turn_player)
+    duel.say(f"回合玩家{duel.turn_player}的「{monster.name}」攻击宣言")
+
+
+def choose_target(duel: Duel, key: str) -> None:
+    """Step 2: the target (or a direct attack) is chosen."""
+    attack = duel.attack
+    assert attack is not None
+    attack.direct = key == "direct"
+    attack.target = None if attack.direct else key
+    attack.opponent_monsters = tuple(m.uid for m in duel.players[other_player(attack.player)].monsters)
+    target = _monster(duel, attack.target)
+    duel.say("直接攻击" if attack.direct else f"攻击对象为「{target.name if target else key}」")
+
+
+def announce(duel: Duel) -> None:
+    """Step 3→4: the window 『攻击宣言时』『成为攻击对象时』 opens. After a replay it is no longer
+    『攻击宣言时』, but 『成为攻击对象时』 still is (000 ※战斗回卷)."""
+    attack = duel.attack
+    assert attack is not None
+    if not attack.replayed:
+        emit(duel, Event.attack_declared, attack.player, attack.attacker)
+    if attack.target is not None:
+        emit(duel, Event.targeted_for_attack, other_player(attack.player), attack.target)
+
+
+def attacker_cannot_attack(duel: Duel) -> bool:
+    """The attacker left the field, is in Defense Position, or a cannot-attack effect applies."""
+    attack = duel.attack
+    if attack is None or attack.outcome:
+        return False
+    monster = _monster(duel, attack.attacker)
+    return (monster is None or monster.position is not Position.attack
+            or duel.effect_applies(TurnEffect.cannot_attack))
+
+
+def replay_needed(duel: Duel) -> bool:
+    """The opponent's monsters changed since the target was chosen (count, replacement, target gone)."""
+    attack = duel.attack
+    if attack is None or attack.outcome:
+        return False
+    now = tuple(m.uid for m in duel.players[other_player(attack.player)].monsters)
+    if set(now) != set(attack.opponent_monsters):
+        return True
+    return attack.target is not None and _monster(duel, attack.target) is None
+
+
+def begin_replay(duel: Duel) -> None:
+    attack = duel.attack
+    assert attack is not None
+    attack.replayed = True
+    attack.target = None
+    attack.direct = False
+    duel.say("对方怪兽的数量发生变化，战斗回卷，重新选择攻击对象")
+
+
+def cancel(duel: Duel) -> None:
+    attack = duel.attack
+    assert attack is not None
+    attack.outcome = "cancelled"
+    monster = find(duel, attack.attacker)
+    duel.say(f"连锁处理结束，「{monster[2].name if monster else attack.attacker}」处于不能攻击的状态，攻击中止")
+
+
+def stop(duel: Duel) -> None:
+    attack = duel.attack
+    assert attack is not None
+    attack.outcome = "stopped"
+    duel.say("战斗回卷时不选择攻击对象，停止攻击（视为进行过攻击宣言）")
+
+
+def reveal_target(duel: Duel) -> None:
+    """Before damage calculation a face-down target is turned face-up (its flip effect waits)."""
+    attack = duel.attack
+    target = _monster(duel, attack.target if attack else None)
+    if target is not None and not target.face_up:
+        target.face_up = True
+        duel.say(f"里侧表示的「{target.name}」变成表侧守备表示")
+
+
+def calculate(duel: Duel) -> None:
+    """Damage calculation (004 伤害计算)."""
+    attack = duel.attack
+    assert attack is not None
+    attacker = _monster(duel, attack.attacker)
+    attack.outcome = "fought"
+    if attacker is None:
+        return
+    player, opponent = attack.player, other_player(attack.player)
+    target = _monster(duel, attack.target)
+    lines = []
+    if target is None:
+        if attack.direct:
+            _battle_damage(duel, opponent, attacker.atk)
+            lines.append(f"直接攻击，{opponent}受到{attacker.atk}分战斗伤害")
+    elif target.position is Position.attack:
+        lines.append(f"「{attacker.name}」攻{attacker.atk} VS 「{target.name}」攻{target.atk}")
+        if attacker.atk > target.atk:
+            _battle_damage(duel, opponent, attacker.atk - target.atk)
+            attack.destroyed.append(target.uid)
+        elif attacker.atk < target.atk:
+            _battle_damage(duel, player, target.atk - attacker.atk)
+            attack.destroyed.append(attacker.uid)
+        elif attacker.atk > 0:
+            attack.destroyed += [attacker.uid, target.uid]
+    else:
+        lines.append(f"「{attacker.name}」攻{attacker.atk} VS 「{target.name}」守{target.defence}")
+        if attacker.atk > target.defence:
+            attack.destroyed.append(target.uid)
+        elif attacker.atk < target.defence:
+            _battle_damage(duel, player, target.defence - attacker.atk)
+    for who, amount in attack.battle_damage.items():
+        lines.append(f"{who}受到{amount}分战斗伤害")
+    if attack.destroyed:
+        lines.append("战斗破坏确定：" + "".join(f"「{_name(duel, uid)}」" for uid in attack.destroyed))
+    duel.say("，".join(lines))
+    for who in (opponent, player):
+        if duel.players[who].lp <= 0 and not duel.is_over:
+            duel.players[who].lp = 0
+            duel.end_duel(winner=other_player(who), reason="lp")
+
+
+def _name(duel: Duel, uid: str) -> str:
+    found = find(duel, uid)
+    return found[2].name if found else uid
+
+
+def _battle_damage(duel: Duel, player: str, amount: int) -> None:
+    if amount <= 0:
+        return
+    duel.attack_damage(player, amount)
+    emit(duel, Event.battle_damage, player)
+
+
+def send_destroyed(duel: Duel) -> None:
+    """End of the Damage Step: monsters destroyed by battle go to the graveyard now."""
+    attack = duel.attack
+    if attack is None:
+        return
+    sent = []
+    for uid in attack.destroyed:
+        monster = _monster(duel, uid)
+        if monster is not None:
+            to_graveyard(duel, monster, destroyed=True)
+            sent.append(monster.name)
+    if sent:
+        duel.say("伤害阶段结束时，战斗破坏的" + "".join(f"「{n}」" for n in sent) + "送去墓地")
+
+
+def end(duel: Duel) -> None:
+    duel.last_attack = duel.attack
+    duel.attack = None

@@ -1,0 +1,225 @@
+"""Summons: the summon in progress through the summon procedure (steps 1–7), and the Main
+Phase rules around it.
+
+The ``summon_procedure`` machine orders the steps; this module does what each step does:
+
+1. the summon is declared (normal summon, normal set, flip summon, or a monster's own special
+   summon procedure — 条件召喚, 「サイバー・ドラゴン」…);
+2. its conditions are paid: tributes (one for level 5–6, two for level 7+). Mandatory
+   triggers met now activate in step 7's window; optional ones met now do not
+   (000 【怪兽通常***…】２);
+3. the monster is taken out of its place and is in no location until it lands;
+4. the summon negation window (only summon-negating cards may start CHAIN1);
+5. 情况Ａ the summon succeeds, 6 continuous effects apply, 7 the success window; or 情况Ｂ it
+   was negated: the monster goes to the graveyard without being "destroyed", and the
+   failure window opens for the mandatory triggers met before the summon would have
+   succeeded.
+
+Main Phase rules (002 ●主要阶段1): one normal summon or set per turn; a monster's battle
+position changes once per turn by its controller, not the turn it was summoned and not after
+it attacked; a Set monster may be flip summoned from the turn after it was Set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from .cards import Event
+from .effects import Choice, Occurrence, emit, find, move, to_graveyard
+from .game import CardInstance, Position, Zone
+
+if TYPE_CHECKING:
+    from .duel import Duel
+
+KIND_TEXT = {"normal": "通常召唤", "set": "里侧表示通常召唤（SET）", "flip": "反转召唤", "special": "特殊召唤"}
+
+
+@dataclass
+class Summon:
+    """The summon in progress."""
+
+    uid: str
+    kind: str
+    player: str
+    tributes_needed: int = 0
+    tributes: list[str] = field(default_factory=list)
+    negated: bool = False
+    deferred: list[Occurrence] = field(default_factory=list)
+    """Events of step 2 (paying the conditions): their mandatory triggers wait for step 7."""
+
+    def copy(self) -> Summon:
+        return replace(self, tributes=list(self.tributes), deferred=list(self.deferred))
+
+
+def tributes_for(card: CardInstance) -> int:
+    """Tributes a normal summon or set needs: 1 for level 5–6, 2 for level 7 or more
+    (000 【怪兽通常***…】２ 等级5以上的怪兽通常***的祭品)."""
+    return 0 if card.level <= 4 else 1 if card.level <= 6 else 2
+
+
+def _hand_monsters(duel: Duel) -> list[CardInstance]:
+    player = duel.players[duel.turn_player]
+    return [c for c in player.hand_cards if c.card is not None and c.card.type.value == "monster"
+            and not c.card.special_summon_only]
+
+
+def normal_summonable(duel: Duel) -> list[Choice]:
+    """Monsters in the hand that can be normal summoned or set now (enough monsters to tribute)."""
+    available = len(duel.players[duel.turn_player].monsters)
+    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(duel) if tributes_for(c) <= available]
+
+
+def flip_summonable(duel: Duel) -> list[Choice]:
+    """Face-down Defense Position monsters Set before this turn whose position has not changed
+    this turn (002 ●主要阶段1 「反转召唤」)."""
+    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
+            if not m.face_up and m.set_turn < duel.turn and m.position_changed_turn != duel.turn]
+
+
+def special_summonable(duel: Duel) -> list[Choice]:
+    """Monsters in the hand whose own procedure allows a special summon now."""
+    player, opponent = duel.players[duel.turn_player], duel.players[duel.opponent]
+    choices = []
+    for card in player.hand_cards:
+        procedure = card.card.special_summon_procedure if card.card is not None else ""
+        if procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters:
+            choices.append(Choice(card.uid, f"「{card.name}」"))
+    return choices
+
+
+def position_changeable(duel: Duel) -> list[Choice]:
+    """Face-up monsters whose position may change: once per turn, not the turn they were
+    summoned, not after they attacked (002 ●主要阶段1【场上怪兽的表示形式变更】)."""
+    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
+            if m.face_up and m.summoned_turn != duel.turn and m.position_changed_turn != duel.turn
+            and m.attacked_turn != duel.turn]
+
+
+def begin(duel: Duel, uid: str, kind: str) -> None:
+    """Step 1: the summon is declared."""
+    found = find(duel, uid)
+    assert found is not None, uid
+    card = found[2]
+    needed = tributes_for(card) if kind in ("normal", "set") else 0
+    duel.summon = Summon(uid, kind, duel.turn_player, needed)
+    if kind in ("normal", "set"):
+        duel.normal_summon_turn = duel.turn
+    shown = "" if kind == "set" else f"「{card.name}」"
+    duel.say(f"回合玩家{duel.turn_player}{KIND_TEXT[kind]}{shown}的宣言")
+
+
+def tribute_candidates(duel: Duel) -> list[Choice]:
+    summon = duel.summon
+    if summon is None:
+        return []
+    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[summon.player].monsters
+            if m.uid not in summon.tributes and m.uid != summon.uid]
+
+
+def tributes_missing(duel: Duel) -> bool:
+    summon = duel.summon
+    return summon is not None and len(summon.tributes) < summon.tributes_needed
+
+
+def pay_tribute(duel: Duel, uid: str) -> None:
+    summon = duel.summon
+    assert summon is not None
+    found = find(duel, uid)
+    assert found is not None, uid
+    summon.tributes.append(uid)
+    to_graveyard(duel, found[2], destroyed=False)
+    duel.say(f"把「{found[2].name}」做祭品")
+
+
+def conditions_paid(duel: Duel) -> None:
+    """End of step 2: what paying the conditions caused waits for step 7 (mandatory triggers only)."""
+    summon = duel.summon
+    assert summon is not None
+    summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in duel.events)
+    duel.events.clear()
+
+
+def take_out(duel: Duel) -> None:
+    """Step 3: the monster is taken out (revealed unless Set) and is in no location until it lands."""
+    summon = duel.summon
+    assert summon is not None
+    if summon.kind != "set":
+        emit(duel, Event.summon_attempted, summon.player, summon.uid)
+
+
+def is_set(duel: Duel) -> bool:
+    return duel.summon is not None and duel.summon.kind == "set"
+
+
+def negated(duel: Duel) -> bool:
+    return duel.summon is not None and duel.summon.negated
+
+
+def negate(duel: Duel) -> str:
+    """A summon-negating effect resolves: the monster goes to the graveyard, not "destroyed"
+    (000 ·***被无效的怪兽，不被视为从任何地方破坏送去墓地)."""
+    summon = duel.summon
+    if summon is None or summon.negated:
+        return ""
+    summon.negated = True
+    found = find(duel, summon.uid)
+    if found is None:
+        return ""
+    card = found[2]
+    where = found[0]
+    duel.players[where].zone_list(found[1]).remove(card)
+    duel.players[card.owner].graveyard_cards.append(card)
+    return f"「{card.name}」的召唤无效"
+
+
+def succeed(duel: Duel) -> None:
+    """Step 5 (情况Ａ): the monster lands; the summon succeeded."""
+    summon = duel.summon
+    assert summon is not None
+    found = find(duel, summon.uid)
+    assert found is not None, summon.uid
+    card = found[2]
+    if summon.kind == "flip":
+        card.face_up = True
+        card.position = Position.attack
+        card.position_changed_turn = duel.turn
+        event = Event.flip_summoned
+    else:
+        move(duel, card, Zone.monster, player=summon.player)
+        card.summoned_turn = duel.turn
+        if summon.kind == "set":
+            card.face_up, card.position, card.set_turn = False, Position.defence, duel.turn
+            event = Event.set_card
+        else:
+            card.face_up, card.position = True, Position.attack
+            event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
+    duel.events[:0] = summon.deferred
+    emit(duel, event, summon.player, card.uid)
+    duel.last_action_summon = summon.kind != "set"
+    shown = "怪兽" if summon.kind == "set" else f"「{card.name}」"
+    duel.say(f"{shown}{KIND_TEXT[summon.kind]}成功")
+
+
+def fail(duel: Duel) -> None:
+    """Step 5 (情况Ｂ): the summon failed; the mandatory triggers met before it wait in the failure window."""
+    summon = duel.summon
+    assert summon is not None
+    duel.events[:0] = summon.deferred
+    emit(duel, Event.summon_negated, summon.player, summon.uid)
+
+
+def finish(duel: Duel) -> None:
+    duel.summon = None
+
+
+def change_position(duel: Duel, uid: str) -> None:
+    found = find(duel, uid)
+    assert found is not None, uid
+    card = found[2]
+    card.position = Position.defence if card.position is Position.attack else Position.attack
+    card.position_changed_turn = duel.turn
+    emit(duel, Event.position_changed, duel.turn_player, uid)
+    shown = "守备" if card.position is Position.defence else "攻击"
+    duel.say(f"回合玩家{duel.turn_player}把「{card.name}」变成{shown}表示")
+
