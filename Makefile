@@ -26,6 +26,7 @@ graphviz:
 demo: $(STAMP) graphviz
 	$(VENV)/bin/ygo-fsm render --out diagrams
 	$(VENV)/bin/ygo-fsm run --narrate tests/scenarios/sample_turn.yaml
+	$(VENV)/bin/ygo-fsm run --story tests/scenarios/seed/000_timing_windows_example.yaml
 
 test: $(STAMP) graphviz
 	$(PY) -m pytest -q
