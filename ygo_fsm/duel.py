@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from .battle import Attack
 from .cards import CardSpec, CardType, Event, default_library
-from .effects import Choice, Link, Occurrence, Window, current_tier
+from .effects import Choice, Link, Occurrence, Window, current_tier, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
 from .game import PLAYERS, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
@@ -324,11 +324,8 @@ class Duel:
 
     def where(self, uid: str) -> tuple[str, Zone] | None:
         """The player and zone of the named card ``uid`` (``None`` when there is none)."""
-        for player, state in self.players.items():
-            for zone, card in state.all_cards():
-                if card.uid == uid:
-                    return player, zone
-        return None
+        found = find(self, uid)
+        return (found[0], found[1]) if found is not None else None
 
     def note_resolution(self, number: int, uid: str, negated: bool) -> None:
         """Record a resolved link (the transition being taken gets the next trace seq)."""
