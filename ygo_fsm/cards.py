@@ -188,6 +188,9 @@ class Conditions(_Model):
     """A phase effect that happens only in its controller's own turn (『自己的准备流程』)."""
     opponent_is_turn_player: bool = False
     """A phase effect that happens only in the opponent's turn (「強奪」: 相手のスタンバイフェイズ毎)."""
+    event_of_opponent: bool = False
+    """The event must concern the opponent's card
+    (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""
     summoned_by_own_effect: bool = False
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
 

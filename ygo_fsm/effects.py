@@ -401,21 +401,24 @@ def emit(duel: Duel, event: Event, player: str, uid: str | None = None) -> None:
     duel.events.append(Occurrence(event, player, uid))
 
 
-def open_window(duel: Duel, *, restricted: bool) -> None:
+def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False) -> None:
     """Start a timing window with the events since the last one and sort the triggers they
     met into the priority list's tiers (000 ※…发动时点的出现条件)."""
     after_chain = duel.chain_finished
     duel.chain_finished = False
     events, duel.events = duel.events, []
-    window = Window(events, after_chain=after_chain, restricted=restricted and not after_chain)
-    window.ignition_allowed = in_main_phase(duel) and (not after_chain or duel.last_action_summon)
+    window = Window(events, after_chain=after_chain,
+                    restricted=restricted and not (after_chain and ends_after_chain))
+    window.ignition_allowed = (in_main_phase(duel) and not window.restricted
+                               and (not after_chain or duel.last_action_summon))
     tiers = {(p, m): Tier(p, m, []) for p in (duel.turn_player, duel.opponent) for m in (True, False)}
     last = events[-1] if events else None
     for player in (duel.turn_player, duel.opponent):
         for zone, card, index, effect in _effects_of(duel, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
-            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)]
+            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
+                   and (not effect.conditions.event_of_opponent or o.player != player)]
             if not met or not conditions_hold(duel, player, zone, card, effect):
                 continue
             if effect.conditions.summoned_by_own_effect and not any(o.uid == card.uid for o in met):

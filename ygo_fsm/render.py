@@ -84,6 +84,7 @@ _PRIORITY_TEXT: dict[Role, Label] = {
 }
 
 _RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
+_LIFTED_TEXT = Label(zh="（连锁处理结束后解除）", en="(lifted once a chain has resolved)")
 
 _TERMINAL_TEXT = Label(zh="■ 决斗结束", en="■ the duel ends")
 
@@ -153,6 +154,8 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
         lines += _texts(_PRIORITY_TEXT[state.priority], langs)
     if state.restricts_chain1:
         lines += _texts(_RESTRICTED_TEXT, langs)
+        if state.restriction_ends_after_chain:
+            lines += _texts(_LIFTED_TEXT, langs)
     if state.terminal:
         lines += _texts(_TERMINAL_TEXT, langs)
     return lines

@@ -338,10 +338,11 @@ def collect_triggers(frame: Frame) -> None:
     """Open a timing window for what just happened and sort the triggers it met into the
     priority list (000 ※回合的流程/阶段中，卡／效果的发动时点的出现条件)."""
     duel = frame.duel
-    restricted = False
+    restricted = ends_after_chain = False
     if frame.parent is not None and frame.invoked_as is not None:
-        restricted = duel.rulebook.state(frame.parent, frame.invoked_as).restricts_chain1
-    effects.open_window(duel, restricted=restricted)
+        state = duel.rulebook.state(frame.parent, frame.invoked_as)
+        restricted, ends_after_chain = state.restricts_chain1, state.restriction_ends_after_chain
+    effects.open_window(duel, restricted=restricted, ends_after_chain=ends_after_chain)
 
 
 @callback

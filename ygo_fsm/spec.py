@@ -103,8 +103,11 @@ class StateSpec(_Model):
     priority: Role | None = None
     """The player who must act in this state (holds priority or must make a choice)."""
     restricts_chain1: bool = False
-    """In the timing window this state runs, cards with no specific timing (「サイクロン」…) may
-    not start CHAIN1 (000 ※ notes: before the draw, summon negation, discard)."""
+    """In the timing window this state runs, cards with no specific timing (「サイクロン」…) and
+    ignition effects may not start CHAIN1 (000 ※ notes: before the draw, summon negation, discard)."""
+    restriction_ends_after_chain: bool = False
+    """The restriction holds only until a chain has resolved in the window (000 ●ドローフェイズ
+    【情况Ｂ】: after 「無敗将軍フリード」's chain 「サイクロン」 may be CHAIN1)."""
 
 
 class TransitionSpec(_Model):
