@@ -84,6 +84,15 @@ def test_design_vocabulary_states_present(rulebook):
         "main_phase": ["start", "open", "end"],
         "end_phase": ["start", "open", "hand_size_adjustment", "discard_window", "end"],
         "priority": ["turn_player", "opponent", "closed"],
+        "summon_procedure": ["declare", "pay_conditions", "take_out", "negation_window", "success",
+                             "apply_continuous", "success_window", "failure_window", "done"],
+        "battle_phase": ["start_step", "battle_step", "attack_declaration", "damage_step", "end_step", "end"],
+        "attack_declaration": ["declare_attacker", "choose_target", "post_declaration", "declaration_window",
+                               "battle_step_priority", "attack_cancelled", "replay", "done"],
+        "damage_step": ["start_of_damage_step", "before_damage_calculation", "damage_calculation",
+                        "after_damage_calculation", "end_of_damage_step", "done"],
+        "chain": ["building", "resolving", "resolved"],
+        "trigger_window": ["collect", "build", "chain", "after_chain_window", "closed"],
     }
     for machine, states in required.items():
         declared = rulebook.specs[machine].state_ids()
