@@ -175,7 +175,7 @@ def calculate(duel: Duel) -> None:
     if target is None:
         if attack.direct:
             _battle_damage(duel, opponent, attacker.atk)
-            lines.append(f"直接攻击，{opponent}受到{attacker.atk}分战斗伤害")
+            lines.append(f"「{attacker.name}」攻{attacker.atk} 直接攻击")
     elif target.position is Position.attack:
         lines.append(f"「{attacker.name}」攻{attacker.atk} VS 「{target.name}」攻{target.atk}")
         if attacker.atk > target.atk:
@@ -201,6 +201,7 @@ def calculate(duel: Duel) -> None:
         if duel.players[who].lp <= 0 and not duel.is_over:
             duel.players[who].lp = 0
             duel.end_duel(winner=other_player(who), reason="lp")
+            duel.say(f"{who}的基本分为0，{other_player(who)}获得决斗的胜利")
 
 
 def _name(duel: Duel, uid: str) -> str:

@@ -583,12 +583,19 @@ def replay_needed(frame: Frame) -> bool:
 
 
 @guard
-def attack_interrupted(frame: Frame) -> bool:
-    """After a chain in the Battle Step, the attack stops to be cancelled or replayed — only while
-    an attack's Battle Step priority runs, never in the Damage Step (004 ●卷回只会发生在战斗步骤)."""
-    duel = frame.duel
-    return frame.parent == "attack_declaration" and (
-        battle.attacker_cannot_attack(duel) or battle.replay_needed(duel))
+def attack_cancel_due(frame: Frame) -> bool:
+    """The chain just resolved left the attacker unable to attack: the attack is cancelled as the
+    chain ends, before the window after it (000 ※攻击中止·连锁处理结束时，攻击怪兽处于不能攻击的
+    状态的场合…攻击中止). Only during an attack's declaration window or Battle Step priority."""
+    return frame.parent == "attack_declaration" and battle.attacker_cannot_attack(frame.duel)
+
+
+@guard
+def replay_due(frame: Frame) -> bool:
+    """The opponent's monsters changed: once the chain and the window after it are over, replay —
+    only in the Battle Step, never in the Damage Step (000 ※战斗回卷…连锁处理结束时的发动时点过后;
+    004 ●卷回只会发生在战斗步骤)."""
+    return frame.parent == "attack_declaration" and battle.replay_needed(frame.duel)
 
 
 @guard

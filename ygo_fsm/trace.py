@@ -165,8 +165,8 @@ def story(records: Sequence[TraceRecord], specs: dict[str, MachineSpec]) -> str:
         transition = next((t for t in spec.transitions if t.id == record.transition), None) if spec else None
         if (record.machine in _STEP_MACHINES and transition is not None and record.actor == "engine"
                 and spec is not None and spec.state(record.dest).machine is not None):
+            lines.extend(record.detail)  # what the step just left did (e.g. the damage calculation)
             lines.append(f"▸{spec.state(record.dest).label.zh}")
-            lines.extend(record.detail)
             continue
         if record.detail:
             lines.extend(record.detail)
