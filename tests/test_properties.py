@@ -53,7 +53,8 @@ def setups(draw: st.DrawFn) -> Setup:
 def cards(duel: Duel, player: str) -> int:
     """Cards are neither made nor lost: they move between hand, deck, field and graveyard."""
     state = duel.players[player]
-    return state.hand + state.deck + state.graveyard + len(state.monsters)
+    taken_out = duel.summon is not None and duel.summon.card is not None and duel.summon.card.owner == player
+    return state.hand + state.deck + state.graveyard + len(state.monsters) + taken_out  # 000 【…***的处理】３
 
 
 def check_point(duel: Duel) -> None:

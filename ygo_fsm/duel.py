@@ -341,9 +341,13 @@ class Duel:
         """Add a line of narration to the transition being taken (the trace's ``detail``)."""
         self._detail.append(text)
 
+    def add_turn_effect(self, effect: TurnEffect) -> None:
+        """An effect that applies for the rest of this turn (e.g. monsters cannot attack)."""
+        self._effects[self.turn] = self._effects.get(self.turn, frozenset()) | {effect}
+
     def replace_draw(self) -> None:
         """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
-        self._effects[self.turn] = self._effects.get(self.turn, frozenset()) | {TurnEffect.draw_replaced}
+        self.add_turn_effect(TurnEffect.draw_replaced)
         self.draw_replaced_turn = self.turn
 
     def end_duel(self, *, winner: str | None, reason: str) -> None:

@@ -38,7 +38,7 @@ from .cards import (
     Operation,
     Target,
 )
-from .game import CardInstance, PlayerState, Position, Zone, other_player
+from .game import CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
 
 if TYPE_CHECKING:
     from .duel import Duel
@@ -67,6 +67,8 @@ class Link:
     name: str
     target: str | None = None
     negated: bool = False
+    target_atk: int = 0
+    """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
 
 
 @dataclass
@@ -554,6 +556,8 @@ def resolve_top_link(duel: Duel) -> None:
     card = found[2] if found else None
     spec = card.card if card is not None else None
     effect = spec.effects[link.effect] if spec is not None else None
+    target = find(duel, link.target) if link.target else None
+    link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
         duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
     elif effect is not None and card is not None:
@@ -632,6 +636,7 @@ def _summon(duel: Duel, card: CardInstance, player: str, position: Position, *, 
     card.face_up = True
     card.position = position
     card.summoned_by_own_effect = own_effect
+    card.summoned_turn = duel.turn
     emit(duel, Event.special_summoned, player, card.uid)
     duel.last_action_summon = True
 
@@ -652,8 +657,7 @@ def _amount(duel: Duel, op: Operation, link: Link) -> int:
         attacker = find(duel, duel.attack.attacker) if duel.attack is not None else None
         return attacker[2].atk if attacker is not None else 0
     if op.amount_of == "target_atk":
-        target = find(duel, link.target) if link.target else None
-        return target[2].atk if target is not None else 0
+        return link.target_atk
     return op.amount
 
 
@@ -720,6 +724,17 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
             state.deck -= 1
             state.hand += 1
         return f"{player}代替通常的抽卡，从卡组把1张卡加入手卡"
+    if kind is Op.cannot_attack:
+        duel.add_turn_effect(TurnEffect.cannot_attack)
+        return "这个回合怪兽不能攻击"
+    if kind is Op.modify_atk:
+        found = find(duel, link.target) if op.what == "target" and link.target else (
+            find(duel, duel.attack.attacker) if op.what == "attacker" and duel.attack else None)
+        changed: CardInstance | None = card if op.what == "self" else (found[2] if found is not None else None)
+        if changed is None:
+            return ""
+        changed.atk = max(0, changed.atk + op.amount)
+        return f"「{changed.name}」的攻击力变成{changed.atk}"
     if kind is Op.win:
         duel.end_duel(winner=link.controller, reason="effect")
         return f"{link.controller}获得决斗的胜利"

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .cards import Event
-from .effects import Choice, Occurrence, emit, find, move, to_graveyard
-from .game import CardInstance, Position, Zone
+from .effects import Choice, Occurrence, emit, find, to_graveyard
+from .game import CardInstance, Position
 
 if TYPE_CHECKING:
     from .duel import Duel
@@ -45,11 +45,14 @@ class Summon:
     tributes_needed: int = 0
     tributes: list[str] = field(default_factory=list)
     negated: bool = False
+    card: CardInstance | None = None
+    """The monster while it is taken out (step 3 until it lands): in no location."""
     deferred: list[Occurrence] = field(default_factory=list)
     """Events of step 2 (paying the conditions): their mandatory triggers wait for step 7."""
 
     def copy(self) -> Summon:
-        return replace(self, tributes=list(self.tributes), deferred=list(self.deferred))
+        return replace(self, tributes=list(self.tributes), deferred=list(self.deferred),
+                       card=self.card.copy() if self.card is not None else None)
 
 
 def tributes_for(card: CardInstance) -> int:
@@ -144,6 +147,10 @@ def take_out(duel: Duel) -> None:
     """Step 3: the monster is taken out (revealed unless Set) and is in no location until it lands."""
     summon = duel.summon
     assert summon is not None
+    found = find(duel, summon.uid)
+    if found is not None:
+        duel.players[found[0]].zone_list(found[1]).remove(found[2])
+        summon.card = found[2]
     if summon.kind != "set":
         emit(duel, Event.summon_attempted, summon.player, summon.uid)
 
@@ -163,30 +170,33 @@ def negate(duel: Duel) -> str:
     if summon is None or summon.negated:
         return ""
     summon.negated = True
-    found = find(duel, summon.uid)
-    if found is None:
+    card = summon.card
+    if card is None:
         return ""
-    card = found[2]
-    where = found[0]
-    duel.players[where].zone_list(found[1]).remove(card)
+    summon.card = None
+    card.face_up = True
     duel.players[card.owner].graveyard_cards.append(card)
-    return f"「{card.name}」的召唤无效"
+    return f"「{card.name}」的召唤无效，送去墓地"
 
 
 def succeed(duel: Duel) -> None:
     """Step 5 (情况Ａ): the monster lands; the summon succeeded."""
     summon = duel.summon
     assert summon is not None
-    found = find(duel, summon.uid)
-    assert found is not None, summon.uid
-    card = found[2]
+    card = summon.card
+    if card is None:  # a Set is not taken out: it goes straight from the hand
+        found = find(duel, summon.uid)
+        assert found is not None, summon.uid
+        card = found[2]
+        duel.players[found[0]].zone_list(found[1]).remove(card)
+    summon.card = None
+    duel.players[summon.player].monsters.append(card)
     if summon.kind == "flip":
         card.face_up = True
         card.position = Position.attack
         card.position_changed_turn = duel.turn
         event = Event.flip_summoned
     else:
-        move(duel, card, Zone.monster, player=summon.player)
         card.summoned_turn = duel.turn
         if summon.kind == "set":
             card.face_up, card.position, card.set_turn = False, Position.defence, duel.turn
