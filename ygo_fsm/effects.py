@@ -730,11 +730,11 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     if kind is Op.modify_atk:
         found = find(duel, link.target) if op.what == "target" and link.target else (
             find(duel, duel.attack.attacker) if op.what == "attacker" and duel.attack else None)
-        changed: CardInstance | None = card if op.what == "self" else (found[2] if found is not None else None)
-        if changed is None:
+        modified: CardInstance | None = card if op.what == "self" else (found[2] if found is not None else None)
+        if modified is None:
             return ""
-        changed.atk = max(0, changed.atk + op.amount)
-        return f"「{changed.name}」的攻击力变成{changed.atk}"
+        modified.atk = max(0, modified.atk + op.amount)
+        return f"「{modified.name}」的攻击力变成{modified.atk}"
     if kind is Op.win:
         duel.end_duel(winner=link.controller, reason="effect")
         return f"{link.controller}获得决斗的胜利"
