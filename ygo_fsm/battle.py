@@ -47,6 +47,9 @@ class Attack:
     """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
     destroyed: list[str] = field(default_factory=list)
     battle_damage: dict[str, int] = field(default_factory=dict)
+    revealed: str | None = None
+    """A face-down target turned face-up before damage calculation: its flip effect waits until
+    after damage calculation (004 ●…即使持有反转时发动的效果的场合，也不会在这一时点发动)."""
 
     def copy(self) -> Attack:
         return replace(self, destroyed=list(self.destroyed), battle_damage=dict(self.battle_damage))
@@ -156,8 +159,9 @@ def reveal_target(duel: Duel) -> None:
     """Before damage calculation a face-down target is turned face-up (its flip effect waits)."""
     attack = duel.attack
     target = _monster(duel, attack.target if attack else None)
-    if target is not None and not target.face_up:
+    if target is not None and not target.face_up and duel.attack is not None:
         target.face_up = True
+        duel.attack.revealed = target.uid
         duel.say(f"里侧表示的「{target.name}」变成表侧守备表示")
 
 
@@ -197,6 +201,8 @@ def calculate(duel: Duel) -> None:
     if attack.destroyed:
         lines.append("战斗破坏确定：" + "".join(f"「{_name(duel, uid)}」" for uid in attack.destroyed))
     duel.say("，".join(lines))
+    if attack.revealed is not None:  # flip effects activate after damage calculation
+        emit(duel, Event.flipped, opponent, attack.revealed)
     for who in (opponent, player):
         if duel.players[who].lp <= 0 and not duel.is_over:
             duel.players[who].lp = 0

@@ -82,10 +82,20 @@ class Location(str, Enum):
 
 
 class Phase(str, Enum):
-    """Phases whose 『…时』 phase effects the engine offers (000 ●スタンバイフェイズ【２】, ●エンドフェイズ【２】)."""
+    """Phases and steps whose 『…时』 phase effects the engine offers (000 ●スタンバイフェイズ【２】,
+    ●バトルフェイズ【４】エンドステップ, ●エンドフェイズ【２】)."""
 
     standby_phase = "standby_phase"
+    battle_end_step = "battle_end_step"
     end_phase = "end_phase"
+
+
+PHASE_OPEN_STATES: dict[Phase, tuple[str, str]] = {
+    Phase.standby_phase: ("standby_phase", "open"),
+    Phase.battle_end_step: ("battle_phase", "end_step"),
+    Phase.end_phase: ("end_phase", "open"),
+}
+"""Where each phase's effects are handled: (state of the turn machine, state of the phase's machine)."""
 
 
 class Event(str, Enum):
@@ -111,6 +121,7 @@ class Event(str, Enum):
     summon_negated = "summon_negated"
     flip_summoned = "flip_summoned"
     position_changed = "position_changed"
+    flipped = "flipped"
 
 
 class Op(str, Enum):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from .cards import (
     CARD_ACTIVATION_KINDS,
+    PHASE_OPEN_STATES,
     SPELL_KINDS,
     TRAP_KINDS,
     CardSpec,
@@ -36,6 +37,7 @@ from .cards import (
     Location,
     Op,
     Operation,
+    Phase,
     Target,
 )
 from .game import CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
@@ -137,10 +139,12 @@ def in_main_phase(duel: Duel) -> bool:
     return current_phase(duel) in ("main_phase_1", "main_phase_2")
 
 
-def in_phase_open_state(duel: Duel, phase: str) -> bool:
-    """The duel is in the open game state of ``phase`` (``<phase>.open``, not a window)."""
+def in_phase_open_state(duel: Duel, phase: Phase) -> bool:
+    """The duel is in the open game state where ``phase``'s effects are handled (``standby_phase.open``,
+    ``battle_phase.end_step``, ``end_phase.open``), not in a window inside it."""
     frames = duel.frames
-    return (len(frames) >= 3 and frames[0].state == phase and frames[1].state == "open"
+    turn_state, phase_state = PHASE_OPEN_STATES[phase]
+    return (len(frames) >= 3 and frames[0].state == turn_state and frames[1].state == phase_state
             and frames[2].machine == "priority")
 
 
@@ -287,7 +291,7 @@ def _choices(duel: Duel, player: str, candidates: Iterator[tuple[CardInstance, i
 
 def _phase_effect_pending(duel: Duel, card: CardInstance, index: int, effect: EffectSpec) -> bool:
     phase = effect.phase
-    return (phase is not None and in_phase_open_state(duel, phase.value)
+    return (phase is not None and in_phase_open_state(duel, phase)
             and (card.uid, index, duel.turn, phase.value) not in duel.handled)
 
 
@@ -423,8 +427,9 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
                    and (not effect.conditions.event_of_opponent or o.player != player)]
             if not met or not conditions_hold(duel, player, zone, card, effect):
                 continue
-            if effect.conditions.summoned_by_own_effect and not any(o.uid == card.uid for o in met):
-                continue
+            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            if own_event and not any(o.uid == card.uid for o in met):
+                continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
             if (not effect.mandatory and effect.wording == "when" and last is not None
                     and last.event not in effect.events):
                 continue  # 'when … you can': its event was not the last thing to happen — missed

@@ -71,6 +71,7 @@ class TurnEffect(str, Enum):
     skip_battle_phase = "skip_battle_phase"
     cannot_enter_battle_phase = "cannot_enter_battle_phase"
     cannot_attack = "cannot_attack"
+    opponent_chooses_attack_target = "opponent_chooses_attack_target"
 
 
 TURN_EFFECT_CARDS: dict[TurnEffect, str] = {
@@ -82,6 +83,7 @@ TURN_EFFECT_CARDS: dict[TurnEffect, str] = {
     TurnEffect.skip_battle_phase: "002 【※下一个阶段的选择】 「偉大天狗」",
     TurnEffect.cannot_enter_battle_phase: "002 【※下一个阶段的选择】 「クロス・ソウル」「魔霧雨」",
     TurnEffect.cannot_attack: "000 ●バトルフェイズ【１】 「光の護封剣」",
+    TurnEffect.opponent_chooses_attack_target: "000 【怪兽的攻击宣言…】２ 对方「ノーブル・ド・ノワール」",
 }
 
 

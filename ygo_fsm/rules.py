@@ -599,6 +599,13 @@ def replay_due(frame: Frame) -> bool:
 
 
 @guard
+def opponent_chooses_target(frame: Frame) -> bool:
+    """The opponent's 「ノーブル・ド・ノワール」 applies: the opponent chooses the attack target
+    (000 【怪兽的攻击宣言…】２·对方「ノーブル・ド・ノワール」的效果适用的场合，攻击对象由对方选择)."""
+    return _applies(frame, TurnEffect.opponent_chooses_attack_target)
+
+
+@guard
 def attack_may_be_stopped(frame: Frame) -> bool:
     """Under the modern rules the attacking player may choose no target after a replay and stop
     the attack (004 ●重新选择攻击对象时可以不选择任何怪兽而停止攻击)."""

@@ -1,0 +1,109 @@
+"""Battle rules beyond the attack itself: the opponent choosing the target, flip effects waiting
+until after damage calculation, and phase effects of the Battle Phase's End Step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ygo_fsm import Duel, Setup
+from ygo_fsm.cards import CardSpec
+
+
+def library(*cards: dict[str, Any]) -> dict[str, CardSpec]:
+    return {card["id"]: CardSpec.model_validate(card) for card in cards}
+
+
+def legal(duel: Duel) -> list[str]:
+    return [str(action) for action in duel.legal_actions()]
+
+
+def pass_until(duel: Duel, path: str, limit: int = 60) -> None:
+    for _ in range(limit):
+        if duel.in_state(path):
+            return
+        duel.apply("pass")
+    raise AssertionError(f"{path} not reached; now {duel.state}")
+
+
+def test_opponent_chooses_the_target_under_noble_de_noir() -> None:
+    """000 【怪兽的攻击宣言…】２·对方「ノーブル・ド・ノワール」的效果适用的场合，攻击对象由对方选择."""
+    setup = Setup.model_validate({
+        "turn": 3, "phase": "battle_phase", "effects": ["opponent_chooses_attack_target"],
+        "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}]},
+                    "B": {"monsters": [{"name": "Weak", "atk": 500}, {"name": "Strong", "atk": 2500}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack a_monster_1")
+    assert duel.state == "battle_phase.attack_declaration.target_chosen_by_opponent"
+    assert duel.priority == "B"
+    assert legal(duel) == ["choose_target b_monster_1", "choose_target b_monster_2"]
+    duel.apply("choose_target b_monster_2")
+    assert duel.attack is not None and duel.attack.target == "b_monster_2"
+
+
+def test_without_noble_de_noir_the_attacking_player_chooses() -> None:
+    """000 【怪兽的攻击宣言…】２ 攻击怪兽的攻击对象: the turn player chooses."""
+    setup = Setup.model_validate({
+        "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}]},
+                    "B": {"monsters": [{"name": "Weak", "atk": 500}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack a_monster_1")
+    assert duel.state == "battle_phase.attack_declaration.choose_target" and duel.priority == "A"
+
+
+FLIP = {"id": "flip_monster", "name_ja": "リバース", "name_zh": "反转怪兽", "type": "monster", "atk": 300,
+        "def": 2000, "level": 3,
+        "effects": [{"kind": "flip", "mandatory": True, "events": ["flipped"], "location": "field",
+                     "resolution": [{"op": "damage", "amount": 500, "to": "opponent"}]}]}
+
+
+def test_flip_effect_waits_until_after_damage_calculation() -> None:
+    """004 ●里侧表示的怪兽进行战斗的场合在伤害计算前这一时点变成表侧守备表示。即使持有反转时发动的效果的
+    场合，也不会在这一时点发动; ●『伤害计算后』…『反转时发动』的效果依照优先度组成连锁发动."""
+    setup = Setup.model_validate({
+        "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1000}]},
+                    "B": {"cards": [{"card": "flip_monster", "zone": "monster", "position": "defence",
+                                     "face_up": False, "set_turn": 2}]}}})
+    duel = Duel(setup, library=library(FLIP))
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack a_monster_1")
+    duel.apply("choose_target flip_monster")
+    pass_until(duel, "battle_phase.damage_step.before_damage_calculation")
+    monster = duel.players["B"].monsters[0]
+    assert monster.face_up and monster.position.value == "defence", "turned face-up, still in defence"
+    assert "activate flip_monster" not in legal(duel), "its flip effect does not activate yet"
+    pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
+    assert duel.state == "battle_phase.damage_step.after_damage_calculation.build"
+    assert duel.priority == "B" and legal(duel) == ["activate flip_monster"]
+    assert duel.players["A"].lp == 8000 - 1000, "1000 ATK against 2000 DEF: A takes the difference"
+    duel.apply("activate flip_monster")
+    pass_until(duel, "battle_phase.damage_step.after_damage_calculation.turn_player")
+    assert duel.players["A"].lp == 8000 - 1000 - 500, "then the flip effect's 500"
+
+
+STEP_EFFECT = {"id": "goblin_like", "name_ja": "ゴブリン突撃部隊", "name_zh": "哥布林突击部队", "type": "monster",
+               "atk": 2300, "def": 0, "level": 4,
+               "effects": [{"kind": "processing", "mandatory": True, "phase": "battle_end_step",
+                            "location": "field", "conditions": {"controller_is_turn_player": True},
+                            "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]}]}
+
+
+def test_end_step_phase_effects_are_handled_before_the_battle_phase_ends() -> None:
+    """000 ●バトルフェイズ【４】エンドステップ◇…『战斗流程结束时～』的效果处理（不进入连锁）「ゴブリン突撃部隊」;
+    both passing with it pending, the turn player handles it first."""
+    setup = Setup.model_validate({
+        "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"cards": [{"card": "goblin_like", "zone": "monster", "position": "defence"}]}}})
+    duel = Duel(setup, library=library(STEP_EFFECT))
+    pass_until(duel, "battle_phase.end_step")
+    assert legal(duel) == ["pass", "process goblin_like"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.state == "battle_phase.end_step.turn_player_handles"
+    duel.apply("process goblin_like")
+    assert duel.players["A"].lp == 8100
+    pass_until(duel, "main_phase_2")
+    assert duel.in_state("main_phase_2")
