@@ -286,7 +286,8 @@ def _docstring_example() -> str:
 def test_the_documented_example_is_a_valid_scenario() -> None:
     scenario = parse_scenario(_docstring_example(), source="docstring")
     assert [type(step).__name__ for step in scenario.steps] == [
-        "DoStep", "DoStep", "ExpectStep", "RefuseStep", "PassUntilStep"]
+        "DoStep", "DoStep", "DoStep", "DoStep", "DoStep", "ExpectStep", "RefuseStep", "PassUntilStep"]
+    assert {c.card for c in scenario.setup.players["B"].cards} >= {"jougen", "last_battle"}
 
 
 def test_json_schema() -> None:
@@ -296,7 +297,8 @@ def test_json_schema() -> None:
     assert schema["additionalProperties"] is False
     definitions = schema["$defs"]
     assert {"DoStep", "ExpectStep", "RefuseStep", "PassUntilStep", "Expectation", "Setup"} <= set(definitions)
-    assert set(definitions["Expectation"]["properties"]) >= {"state", "priority", "legal", "not_legal", "winner"}
+    assert set(definitions["Expectation"]["properties"]) >= {
+        "state", "priority", "legal", "not_legal", "winner", "chain", "resolved", "cards", "attack"}
 
 
 # --- a property: a recorded random walk replays as a passing scenario --------------------

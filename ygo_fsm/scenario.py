@@ -3,7 +3,8 @@
 A scenario is a worked example turned into a test: where the duel starts, what the players
 do, and what must hold along the way. ``ygo-fsm run FILE...`` plays them; the library entry
 points are :func:`load_scenario` and :func:`run_scenario`. This docstring is the reference
-for the format (version 1); ``ygo-fsm schema scenario`` prints its JSON Schema.
+for the format (version 3: cards, chains and battle); ``ygo-fsm schema scenario`` prints its
+JSON Schema.
 
 The format
 ==========
@@ -19,13 +20,24 @@ The format
       phase: turn_start        # a state of the turn machine: turn_start, draw_phase, … end_phase
       players:                 # per player; unnamed fields keep their defaults
         A: {lp: 8000, hand: 5, deck: 35, hand_limit: hieroglyph_tablet, monsters: [{name: X, atk: 1000}]}
-        B: {hand: 5}
+        B:
+          hand: 1              # hand, deck, graveyard: cards no action names
+          cards:               # library cards (ygo_fsm/data/cards.yaml), each named by its uid
+            - {card: jougen, zone: monster}                      # default uid: the card id
+            - {card: last_battle, zone: spell_trap}              # Set before this turn
+            - {card: my_body_as_a_shield, zone: spell_trap, set_turn: 3}   # Set this turn
+            - {card: apophis_avatar, zone: monster, position: defence, face_up: false, uid: face_down}
+            - {card: dol_dora, zone: graveyard, destroyed_this_turn: true}
       effects: [skip_draw_phase]           # turn effects applying to the starting turn
       effects_on_turn: {2: [skip_turn]}    # turn effects applying to later turns
     steps:                     # required, at least one; run in order
       - do: pass                           # an action, or a list of actions taken in order
         by: A                              # optional: who takes it (must be the one who acts)
       - do: [pass, pass, pass]
+      - do: activate last_battle>jougen    # an action with its option: which effect (uid, uid#2 for a
+                                           # card's second effect) and, after '>', its target
+      - do: [respond my_body_as_a_shield, pass, pass]   # chain responses; both pass: 逆算
+      - do: [declare_attack sapphire_dragon, choose_target direct]
       - expect:                            # every field is optional; all given must hold
           state: main_phase_1.open         # the state path is this one or inside it
           priority: A                      # who must act (null: nobody; the duel is over)
@@ -41,6 +53,17 @@ The format
           not_legal: [enter_battle_phase]  # these must not be offered now
           taken: [first_turn_no_draw]      # transitions taken since the previous expect step
           not_taken: [card_drawn]          # transitions not taken since the previous expect step
+          chain: [{card: dark_hole, by: A}, {card: my_body_as_a_shield, by: B}]   # now, CHAIN1 first
+          resolved: [royal_curse, {card: my_body_as_a_shield, negated: true}, dark_hole]
+                                           # links resolved since the previous expect step, in order
+          cards: {killer_snake: graveyard} # zones of named cards (hand, monster, spell_trap, graveyard …)
+          monsters: {A: 1, B: 0}           # monsters each player controls
+          positions: {sapphire_dragon: defence}   # attack | defence | face_down_defence
+          attack: {attacker: beetle_armor_knight, target: spirit_dragon, outcome: fought,
+                   replayed: false, battle_damage: {B: 900}, destroyed: [spirit_dragon]}
+                                           # the attack in progress, or else the last one
+                                           # (outcome: in_progress | cancelled | stopped | fought)
+          attacked: [beetle_armor_knight]  # monsters that declared an attack this turn
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
         by: B                              # optional: refused to that player
         reason: B does not hold priority   # optional: text the refusal must contain
@@ -72,7 +95,8 @@ Semantics
   not reached within :data:`PASS_LIMIT` passes.
 
 Every action name (``do``, ``refuse``, ``legal``, ``not_legal``) must be a player event
-declared in the machines, every transition (``taken``, ``not_taken``) a declared
+declared in the machines (an action with an option is compared with its full text,
+``activate last_battle>jougen``; a bare name matches any of its options), every transition (``taken``, ``not_taken``) a declared
 transition, and every state (``expect.state``, ``pass_until``) a state path from the
 ``turn`` machine down (``battle_phase.end_step``); ``setup.phase`` must be a state of the
 ``turn`` machine. Otherwise — as for malformed YAML (a key given twice in one mapping
