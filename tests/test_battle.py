@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from helpers import card_spec
 
 from ygo_fsm import Duel, Setup, TurnEffect
 from ygo_fsm.cards import CardSpec, EffectSpec, default_library, register_resolution
@@ -21,19 +22,16 @@ from ygo_fsm.game import Position, Zone
 
 
 def spec(card_id: str, card_type: str, *effects: dict[str, Any], **extra: Any) -> CardSpec:
-    data: dict[str, Any] = {"id": card_id, "name_ja": card_id, "name_zh": card_id, "type": card_type,
-                            "effects": list(effects)}
+    """A card for these tests: monsters default to 500 ATK / 500 DEF."""
     if card_type == "monster":
-        data.update(level=4, atk=500, **{"def": 500})
-    data.update(extra)
-    return CardSpec.model_validate(data)
+        extra = {"atk": 500, "def": 500, **extra}
+    return card_spec(card_id, card_type, *effects, **extra)
 
 
 @register_resolution("test_battle_cannot_attack")
 def _cannot_attack(duel: Duel, link: Any) -> None:
-    """A 「グラヴィティ・バインド」-like effect: monsters cannot attack for the rest of the turn. The
-    duel has no public way to add a turn effect mid-turn, so this writes the turn's effect set."""
-    duel._effects[duel.turn] = duel._effects.get(duel.turn, frozenset()) | {TurnEffect.cannot_attack}
+    """A 「グラヴィティ・バインド」-like effect written as Python: monsters cannot attack for the rest of the turn."""
+    duel.add_turn_effect(TurnEffect.cannot_attack)
 
 
 VANILLA = spec("vanilla", "monster")

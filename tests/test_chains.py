@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from helpers import card_spec, library
 
 from ygo_fsm import Action, Duel, IllegalActionError, Setup
 from ygo_fsm.cards import SPELL_SPEED, CardSpec, EffectKind, EffectSpec
@@ -19,18 +20,7 @@ from ygo_fsm.game import Zone
 # --- building duels -------------------------------------------------------------------------
 
 
-def card(card_id: str, card_type: str, *effects: dict[str, Any], **extra: Any) -> CardSpec:
-    """A library card with the given effects (monsters get a level and ATK)."""
-    data: dict[str, Any] = {"id": card_id, "name_ja": card_id, "name_zh": card_id, "type": card_type,
-                            "effects": list(effects)}
-    if card_type == "monster":
-        data.update(level=4, atk=1000, **{"def": 1000})
-    data.update(extra)
-    return CardSpec.model_validate(data)
-
-
-def library(*cards: CardSpec) -> dict[str, CardSpec]:
-    return {spec.id: spec for spec in cards}
+card = card_spec
 
 
 def at(card_id: str, zone: str = "hand", **extra: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from helpers import card_spec
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library
@@ -20,13 +21,7 @@ from ygo_fsm.game import CardInstance, Position, Zone
 # --- building duels ---------------------------------------------------------------------------
 
 
-def spec(card_id: str, card_type: str, *effects: dict[str, Any], **extra: Any) -> CardSpec:
-    data: dict[str, Any] = {"id": card_id, "name_ja": card_id, "name_zh": card_id, "type": card_type,
-                            "effects": list(effects)}
-    if card_type == "monster":
-        data.update(level=4, atk=1000, **{"def": 1000})
-    data.update(extra)
-    return CardSpec.model_validate(data)
+spec = card_spec
 
 
 VANILLA = spec("vanilla", "monster")

@@ -1,0 +1,23 @@
+"""Builders the rule tests share: library cards with exactly the properties a test needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ygo_fsm.cards import CardSpec
+
+
+def card_spec(card_id: str, card_type: str, *effects: dict[str, Any], **extra: Any) -> CardSpec:
+    """A library card with the given effects; monsters default to level 4, 1000 ATK / 1000 DEF
+    (``extra`` overrides any field, e.g. ``level=5`` or ``**{"def": 0}``)."""
+    data: dict[str, Any] = {"id": card_id, "name_ja": card_id, "name_zh": card_id, "type": card_type,
+                            "effects": list(effects)}
+    if card_type == "monster":
+        data.update(level=4, atk=1000, **{"def": 1000})
+    data.update(extra)
+    return CardSpec.model_validate(data)
+
+
+def library(*cards: CardSpec) -> dict[str, CardSpec]:
+    """A card library holding exactly ``cards``."""
+    return {card.id: card for card in cards}
