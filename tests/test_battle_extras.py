@@ -107,3 +107,33 @@ def test_end_step_phase_effects_are_handled_before_the_battle_phase_ends() -> No
     assert duel.players["A"].lp == 8100
     pass_until(duel, "main_phase_2")
     assert duel.in_state("main_phase_2")
+
+
+def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]]) -> Duel:
+    setup = Setup.model_validate({
+        "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}], "cards": cards_a},
+                    "B": {"monsters": [{"name": "Target", "atk": 1000}], "cards": cards_b}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    return duel
+
+
+def test_toll_is_paid_on_the_declaration_without_a_chain_link() -> None:
+    """000 【怪兽的攻击宣言…】１·「…通行税…」等的效果适用的场合，此时进行处理（不进入连锁）."""
+    duel = _attack_with([{"card": "toll", "zone": "spell_trap", "face_up": True}], [])
+    duel.apply("declare_attack a_monster_1")
+    assert duel.state == "battle_phase.attack_declaration.choose_target"
+    assert duel.players["A"].lp == 7500, "paid when the attack is declared, before the target"
+    assert duel.chain == [], "no chain link"
+
+
+def test_silver_screen_applies_after_the_declaration() -> None:
+    """000 【怪兽的攻击宣言…】３攻击宣言后处理的效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用."""
+    duel = _attack_with([], [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}])
+    duel.apply("declare_attack a_monster_1")
+    assert duel.players["A"].monsters[0].atk == 1900, "not yet at step 2"
+    duel.apply("choose_target b_monster_1")
+    assert duel.in_state("battle_phase.attack_declaration.declaration_window")
+    assert duel.players["A"].monsters[0].atk == 950
+    assert duel.chain == []

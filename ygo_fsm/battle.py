@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .cards import Event
-from .effects import Choice, emit, find, to_graveyard
+from .effects import Choice, Link, conditions_hold, effects_of, emit, find, run_operation, to_graveyard
 from .game import CardInstance, Position, TurnEffect, Zone, other_player
 
 if TYPE_CHECKING:
@@ -97,6 +97,22 @@ def choose_target(duel: Duel, key: str) -> None:
     attack.opponent_monsters = tuple(m.uid for m in duel.players[other_player(attack.player)].monsters)
     target = _monster(duel, attack.target)
     duel.say("直接攻击" if attack.direct else f"攻击对象为「{target.name if target else key}」")
+
+
+def apply_continuous_effects(duel: Duel, point: str) -> None:
+    """Continuous effects applied at ``point`` of the attack, without a chain link: on the
+    declaration (「通行税」: 000 【怪兽的攻击宣言…】１…此时进行处理（不进入连锁）) or right after it
+    (「銀幕の鏡壁」: ３攻击宣言后处理的效果)."""
+    attack = duel.attack
+    if attack is None:
+        return
+    for player in (duel.turn_player, duel.opponent):
+        for zone, card, index, effect in effects_of(duel, player):
+            if effect.applies_at != point or not conditions_hold(duel, player, zone, card, effect):
+                continue
+            link = Link(0, card.uid, index, player, 0, card.name, target=attack.attacker)
+            results = [run_operation(duel, op, link, card) for op in effect.resolution]
+            duel.say(f"「{card.name}」的效果适用（不进入连锁），" + "，".join(r for r in results if r))
 
 
 def announce(duel: Duel) -> None:

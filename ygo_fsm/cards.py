@@ -148,6 +148,8 @@ class Op(str, Enum):
     win = "win"
     draw_duel = "draw_duel"
     last_battle_judgement = "last_battle_judgement"  # 000 结果Ａ/Ｂ: who controls a monster wins; none → draw
+    pay_lp = "pay_lp"                          # amount paid by `to` (not damage)
+    halve_atk = "halve_atk"                    # `what: attacker`: its ATK is halved
     callable = "callable"                      # a registered Python resolution (library users)
 
 
@@ -235,6 +237,9 @@ class EffectSpec(_Model):
     target: Target = Target.none
     once_per_turn: bool = False
     """Activated at most once per turn."""
+    applies_at: str = Field(default="", pattern="^(|attack_declaration|after_attack_declaration)$")
+    """For continuous effects applied at a point of the attack, without a chain link: on the
+    declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
     resolution: tuple[Operation, ...] = ()
 
     @property

@@ -273,7 +273,7 @@ def _label(duel: Duel, card: CardInstance, effect: EffectSpec, target: str | Non
     return text + (f"：{effect.label}" if effect.label else "")
 
 
-def _effects_of(duel: Duel, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
+def effects_of(duel: Duel, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
     for zone, card in duel.players[player].all_cards():
         if card.card is None:
             continue
@@ -298,7 +298,7 @@ def _phase_effect_pending(duel: Duel, card: CardInstance, index: int, effect: Ef
 def open_state_activations(duel: Duel, player: str) -> list[Choice]:
     """What ``player`` may activate with priority in an open game state (empty chain)."""
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in _effects_of(duel, player):
+        for zone, card, index, effect in effects_of(duel, player):
             if not effect.starts_chain_link or not conditions_hold(duel, player, zone, card, effect):
                 continue
             if effect.phase is not None:
@@ -323,7 +323,7 @@ def _in_open_state(duel: Duel) -> bool:
 def phase_processing(duel: Duel, player: str) -> list[Choice]:
     """Phase effects handled without a chain link that ``player`` may process now."""
     choices = []
-    for zone, card, index, effect in _effects_of(duel, player):
+    for zone, card, index, effect in effects_of(duel, player):
         if (effect.kind is EffectKind.processing and _phase_effect_pending(duel, card, index, effect)
                 and conditions_hold(duel, player, zone, card, effect)):
             choices.append(Choice(_key(card, index, None), _label(duel, card, effect, None)))
@@ -332,7 +332,7 @@ def phase_processing(duel: Duel, player: str) -> list[Choice]:
 
 def pending_phase_effects(duel: Duel, player: str, *, mandatory_only: bool = True) -> bool:
     """``player`` still has phase effects to activate or process in this phase."""
-    for zone, card, index, effect in _effects_of(duel, player):
+    for zone, card, index, effect in effects_of(duel, player):
         if effect.phase is None or (mandatory_only and not effect.mandatory):
             continue
         if _phase_effect_pending(duel, card, index, effect) and conditions_hold(duel, player, zone, card, effect):
@@ -367,7 +367,7 @@ def chain_responses(duel: Duel, player: str) -> list[Choice]:
     events = _events_now(duel)
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in _effects_of(duel, player):
+        for zone, card, index, effect in effects_of(duel, player):
             if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
                     or (effect.events and not set(effect.events) & events)
                     or not damage_step_allows(duel, effect)):
@@ -384,7 +384,7 @@ def window_chain1(duel: Duel, player: str) -> list[Choice]:
     events = window.event_kinds if window is not None else set()
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in _effects_of(duel, player):
+        for zone, card, index, effect in effects_of(duel, player):
             if (effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link
                     or not damage_step_allows(duel, effect)):
                 continue
@@ -420,7 +420,7 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
     tiers = {(p, m): Tier(p, m, []) for p in (duel.turn_player, duel.opponent) for m in (True, False)}
     last = events[-1] if events else None
     for player in (duel.turn_player, duel.opponent):
-        for zone, card, index, effect in _effects_of(duel, player):
+        for zone, card, index, effect in effects_of(duel, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
             met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
@@ -566,7 +566,7 @@ def resolve_top_link(duel: Duel) -> None:
     if link.negated:
         duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
     elif effect is not None and card is not None:
-        results = [_run(duel, op, link, card) for op in effect.resolution]
+        results = [run_operation(duel, op, link, card) for op in effect.resolution]
         done = "，".join(r for r in results if r) or "不发"
         duel.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if card is not None and spec is not None and effect is not None and found is not None:
@@ -602,7 +602,7 @@ def process_phase_effect(duel: Duel, player: str, key: str) -> None:
     assert effect.phase is not None
     duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
     link = Link(0, card.uid, index, player, 0, card.name)
-    results = [_run(duel, op, link, card) for op in effect.resolution]
+    results = [run_operation(duel, op, link, card) for op in effect.resolution]
     duel.say(f"{_who(duel, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
 
 
@@ -646,7 +646,7 @@ def _summon(duel: Duel, card: CardInstance, player: str, position: Position, *, 
     duel.last_action_summon = True
 
 
-def _run(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
+def run_operation(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     """Run one operation; returns what happened, in the seeds' words ('' when nothing).
 
     Whether the chain's last action was a summon (001 例1/例2) follows the last operation that
@@ -729,6 +729,17 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
             state.deck -= 1
             state.hand += 1
         return f"{player}代替通常的抽卡，从卡组把1张卡加入手卡"
+    if kind is Op.pay_lp:
+        player = _player_for(duel, link, op.to)
+        duel.players[player].lp -= op.amount
+        return f"{player}支付{op.amount}基本分"
+    if kind is Op.halve_atk:
+        attack = duel.attack
+        found = find(duel, attack.attacker) if attack is not None else None
+        if found is None:
+            return ""
+        found[2].atk //= 2
+        return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
     if kind is Op.cannot_attack:
         duel.add_turn_effect(TurnEffect.cannot_attack)
         return "这个回合怪兽不能攻击"

@@ -564,6 +564,19 @@ def choose_attack_target(frame: Frame) -> None:
 
 
 @callback
+def apply_declaration_effects(frame: Frame) -> None:
+    """１ Effects applied on the declaration without a chain link (000 【怪兽的攻击宣言…】１
+    「通行税」…的效果适用的场合，此时进行处理（不进入连锁）)."""
+    battle.apply_continuous_effects(frame.duel, "attack_declaration")
+
+
+@callback
+def apply_post_declaration_effects(frame: Frame) -> None:
+    """３ Effects applied after the declaration (000 【怪兽的攻击宣言…】３ 表侧表示的「銀幕の鏡壁」等的效果在此时适用)."""
+    battle.apply_continuous_effects(frame.duel, "after_attack_declaration")
+
+
+@callback
 def announce_attack(frame: Frame) -> None:
     """3→4: 『攻击宣言时』 (not after a replay) and 『成为攻击对象时』 (000 ※战斗回卷)."""
     battle.announce(frame.duel)
