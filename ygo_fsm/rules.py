@@ -572,7 +572,8 @@ def apply_declaration_effects(frame: Frame) -> None:
 
 @callback
 def apply_post_declaration_effects(frame: Frame) -> None:
-    """３ Effects applied after the declaration (000 【怪兽的攻击宣言…】３ 表侧表示的「銀幕の鏡壁」等的效果在此时适用)."""
+    """３ Effects applied after the declaration
+    (000 【怪兽的攻击宣言…】３ 表侧表示的「銀幕の鏡壁」等的效果在此时适用)."""
     battle.apply_continuous_effects(frame.duel, "after_attack_declaration")
 
 

@@ -96,11 +96,11 @@ Semantics
 
 Every action name (``do``, ``refuse``, ``legal``, ``not_legal``) must be a player event
 declared in the machines (an action with an option is compared with its full text,
-``activate last_battle>jougen``; a bare name matches any of its options), every transition (``taken``, ``not_taken``) a declared
-transition, and every state (``expect.state``, ``pass_until``) a state path from the
-``turn`` machine down (``battle_phase.end_step``); ``setup.phase`` must be a state of the
-``turn`` machine. Otherwise — as for malformed YAML (a key given twice in one mapping
-included) or a field the format does not know — loading raises
+``activate last_battle>jougen``; a bare name matches any of its options), every transition
+(``taken``, ``not_taken``) a declared transition, and every state (``expect.state``,
+``pass_until``) a state path from the ``turn`` machine down (``battle_phase.end_step``);
+``setup.phase`` must be a state of the ``turn`` machine. Otherwise — as for malformed YAML
+(a key given twice in one mapping included) or a field the format does not know — loading raises
 :class:`~ygo_fsm.errors.ScenarioError` with one line naming the file and the item, e.g.
 ``tests/scenarios/x.yaml: steps[3].expect.lp.C (key): Input should be 'A' or 'B'``.
 Steps are numbered from 0.
