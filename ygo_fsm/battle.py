@@ -24,8 +24,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .cards import Event
-from .effects import Choice, Link, conditions_hold, effects_of, emit, find, run_operation, to_graveyard
+from .chain import Link
+from .effects import Choice, conditions_hold, effects_of, find
+from .events import emit
 from .game import CardInstance, Position, TurnEffect, Zone, other_player
+from .operations import run_operation, to_graveyard
 
 if TYPE_CHECKING:
     from .duel import Duel

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field, replace
 
 from .battle import Attack
 from .cards import CardSpec, CardType, Event, default_library
-from .effects import Choice, Link, Occurrence, Window, current_tier, find
+from .chain import Link, Window, current_tier
+from .effects import Choice, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
+from .events import Occurrence
 from .game import PLAYERS, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
 from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role

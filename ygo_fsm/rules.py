@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import battle, effects, summon
+from . import battle, chain, effects, events, operations, summon
 from .cards import Event
 from .effects import Choice
 from .game import PROFILE_RULES, TurnEffect
@@ -151,14 +151,14 @@ def deck_empty(frame: Frame) -> bool:
 def draw_card(frame: Frame) -> None:
     """The turn player draws the top card of the deck (002 ●抽卡阶段【２】)."""
     duel = frame.duel
-    effects.draw_card(duel, duel.turn_player)
+    operations.draw_card(duel, duel.turn_player)
 
 
 @callback
 def announce_before_draw(frame: Frame) -> None:
     """The moment before the draw, which 「無敗将軍フリード」 and the like respond to (000 ●ドローフェイズ【１】)."""
     duel = frame.duel
-    effects.emit(duel, Event.before_draw, duel.turn_player)
+    events.emit(duel, Event.before_draw, duel.turn_player)
 
 
 @callback
@@ -231,7 +231,7 @@ def discard_to_hand_limit(frame: Frame) -> None:
     limit = player.hand_size_limit
     if limit is not None and player.hand > limit:
         count = player.hand - limit
-        effects.discard(duel, duel.turn_player, count)
+        operations.discard(duel, duel.turn_player, count)
         duel.say(f"回合玩家{duel.turn_player}丢弃{count}张手卡，手卡数目为{player.hand}张")
 
 
@@ -287,13 +287,13 @@ def opponent_has_pending_effects(frame: Frame) -> bool:
 @callback
 def activate_effect(frame: Frame) -> None:
     """Activate the chosen effect: costs, the card onto the field, a new chain link (000 CHAIN n)."""
-    effects.activate(frame.duel, _acting(frame), _choice(frame))
+    chain.activate(frame.duel, _acting(frame), _choice(frame))
 
 
 @callback
 def process_phase_effect(frame: Frame) -> None:
     """Process the chosen phase effect without a chain link (000 ·…的效果的处理（不进入连锁）)."""
-    effects.process_phase_effect(frame.duel, _acting(frame), _choice(frame))
+    chain.process_phase_effect(frame.duel, _acting(frame), _choice(frame))
 
 
 # --- the chain ------------------------------------------------------------------------------
@@ -315,19 +315,19 @@ def chain_has_links(frame: Frame) -> bool:
 @callback
 def begin_resolution(frame: Frame) -> None:
     """Both passed in succession: the chain resolves, newest link first (000 逆算)."""
-    effects.begin_resolution(frame.duel)
+    chain.begin_resolution(frame.duel)
 
 
 @callback
 def resolve_top_link(frame: Frame) -> None:
     """Resolve the newest link; a negated link is skipped (000 CHAIN2「我が身を盾に」被无效不处理)."""
-    effects.resolve_top_link(frame.duel)
+    chain.resolve_top_link(frame.duel)
 
 
 @callback
 def finish_chain(frame: Frame) -> None:
     """The chain is resolved; priority returns to the turn player after the window (000 （优先权归还给回合玩家）)."""
-    effects.finish_chain(frame.duel)
+    chain.finish_chain(frame.duel)
 
 
 # --- timing windows -------------------------------------------------------------------------
@@ -342,44 +342,44 @@ def collect_triggers(frame: Frame) -> None:
     if frame.parent is not None and frame.invoked_as is not None:
         state = duel.rulebook.state(frame.parent, frame.invoked_as)
         restricted, ends_after_chain = state.restricts_chain1, state.restriction_ends_after_chain
-    effects.open_window(duel, restricted=restricted, ends_after_chain=ends_after_chain)
+    chain.open_window(duel, restricted=restricted, ends_after_chain=ends_after_chain)
 
 
 @callback
 def close_window(frame: Frame) -> None:
     """Nobody started a CHAIN1: the window is over (000 双方都不发动卡／效果，都放弃优先权，时点结束)."""
-    effects.close_window(frame.duel)
+    chain.close_window(frame.duel)
 
 
 @guard
 def triggers_to_place(frame: Frame) -> bool:
     """Simultaneous triggers met by the window's events are still to be put on the chain (000 priority list 1–4)."""
-    return effects.current_tier(frame.duel) is not None
+    return chain.current_tier(frame.duel) is not None
 
 
 @guard
 def optional_tier(frame: Frame) -> bool:
     """The triggers being placed are optional ones (000 任意发动的诱发效果): they may be declined."""
-    tier = effects.current_tier(frame.duel)
+    tier = chain.current_tier(frame.duel)
     return tier is not None and not tier.mandatory
 
 
 @chooser
 def tier_triggers(frame: Frame) -> list[Choice]:
     """The current tier's triggers; the player orders their own (000 卡／效果发动的优先顺序)."""
-    return effects.tier_choices(frame.duel)
+    return chain.tier_choices(frame.duel)
 
 
 @callback
 def place_trigger(frame: Frame) -> None:
     """Put the chosen trigger on the chain (000 CHAIN n 回合玩家发动…的诱发效果)."""
-    effects.place_trigger(frame.duel, _acting(frame), _choice(frame))
+    chain.place_trigger(frame.duel, _acting(frame), _choice(frame))
 
 
 @callback
 def decline_triggers(frame: Frame) -> None:
     """The player does not activate their remaining optional triggers (000 任意发动)."""
-    effects.decline_tier(frame.duel)
+    chain.decline_tier(frame.duel)
 
 
 @chooser

@@ -26,8 +26,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .cards import Event
-from .effects import Choice, Occurrence, emit, find, to_graveyard
+from .effects import Choice, find
+from .events import Occurrence, emit
 from .game import CardInstance, Position
+from .operations import to_graveyard
 
 if TYPE_CHECKING:
     from .duel import Duel

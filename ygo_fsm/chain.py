@@ -1,0 +1,271 @@
+"""Chains and timing windows: activating an effect (costs, the card onto the field, a new
+link), resolving the chain newest link first (逆算), phase effects processed without a chain
+link, and the simultaneous triggers a timing window collects, in the priority list's tiers
+(000 ※回合的流程/阶段中，卡／效果的发动时点的出现条件: turn player's mandatory → opponent's
+mandatory → turn player's optional → opponent's optional; each player orders their own).
+
+An optional "when … you can" trigger whose event was not the last thing to happen misses its
+timing; optional triggers met while paying a summon's conditions do not activate (000).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .cards import CARD_ACTIVATION_KINDS, SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Event, Location, Op, Target
+from .effects import (
+    Choice,
+    choice_key,
+    choice_label,
+    conditions_hold,
+    effects_of,
+    find,
+    in_main_phase,
+    move,
+    parse_key,
+    player_text,
+    targets,
+)
+from .events import Occurrence
+from .game import CardInstance, Zone
+from .operations import run_operation, to_graveyard
+
+if TYPE_CHECKING:
+    from .duel import Duel
+
+
+@dataclass
+class Link:
+    """A chain link."""
+
+    number: int
+    uid: str
+    effect: int
+    controller: str
+    spell_speed: int
+    name: str
+    target: str | None = None
+    negated: bool = False
+    target_atk: int = 0
+    """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+
+
+@dataclass
+class Tier:
+    """One tier of the priority list: a player's mandatory or optional triggers."""
+
+    player: str
+    mandatory: bool
+    entries: list[tuple[str, int]]
+
+
+@dataclass
+class Window:
+    """A timing window (发动时点): the events that opened it and the triggers they met."""
+
+    events: list[Occurrence]
+    tiers: list[Tier] = field(default_factory=list)
+    after_chain: bool = False
+    restricted: bool = False
+    ignition_allowed: bool = False
+
+    def copy(self) -> Window:
+        return Window(list(self.events), [Tier(t.player, t.mandatory, list(t.entries)) for t in self.tiers],
+                      self.after_chain, self.restricted, self.ignition_allowed)
+
+    @property
+    def event_kinds(self) -> set[Event]:
+        return {occurrence.event for occurrence in self.events}
+
+
+def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False) -> None:
+    """Start a timing window with the events since the last one and sort the triggers they
+    met into the priority list's tiers (000 ※…发动时点的出现条件)."""
+    after_chain = duel.chain_finished
+    duel.chain_finished = False
+    events, duel.events = duel.events, []
+    window = Window(events, after_chain=after_chain,
+                    restricted=restricted and not (after_chain and ends_after_chain))
+    window.ignition_allowed = (in_main_phase(duel) and not window.restricted
+                               and (not after_chain or duel.last_action_summon))
+    tiers = {(p, m): Tier(p, m, []) for p in (duel.turn_player, duel.opponent) for m in (True, False)}
+    last = events[-1] if events else None
+    for player in (duel.turn_player, duel.opponent):
+        for zone, card, index, effect in effects_of(duel, player):
+            if not effect.is_trigger_like or effect.phase is not None or not effect.events:
+                continue
+            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
+                   and (not effect.conditions.event_of_opponent or o.player != player)]
+            if not met or not conditions_hold(duel, player, zone, card, effect):
+                continue
+            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            if own_event and not any(o.uid == card.uid for o in met):
+                continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
+            if (not effect.mandatory and effect.wording == "when" and last is not None
+                    and last.event not in effect.events):
+                continue  # 'when … you can': its event was not the last thing to happen — missed
+            tiers[(player, effect.mandatory)].entries.append((card.uid, index))
+    order = [(duel.turn_player, True), (duel.opponent, True), (duel.turn_player, False), (duel.opponent, False)]
+    window.tiers = [tiers[key] for key in order if tiers[key].entries]
+    duel.window = window
+
+
+def close_window(duel: Duel) -> None:
+    duel.window = None
+
+
+def current_tier(duel: Duel) -> Tier | None:
+    window = duel.window
+    return window.tiers[0] if window is not None and window.tiers else None
+
+
+def tier_choices(duel: Duel) -> list[Choice]:
+    tier = current_tier(duel)
+    if tier is None:
+        return []
+    choices = []
+    for uid, index in tier.entries:
+        found = find(duel, uid)
+        if found is None or found[2].card is None:
+            continue
+        card, effect = found[2], found[2].card.effects[index]
+        for target in targets(duel, tier.player, card, effect):
+            choices.append(Choice(choice_key(card, index, target), choice_label(duel, card, effect, target)))
+    return choices
+
+
+def place_trigger(duel: Duel, player: str, key: str) -> None:
+    tier = current_tier(duel)
+    uid, index, _ = parse_key(key)
+    if tier is not None and (uid, index) in tier.entries:
+        tier.entries.remove((uid, index))
+        if not tier.entries and duel.window is not None:
+            duel.window.tiers.pop(0)
+    activate(duel, player, key)
+
+
+def decline_tier(duel: Duel) -> None:
+    tier = current_tier(duel)
+    if tier is not None and duel.window is not None:
+        duel.window.tiers.pop(0)
+        names = [find(duel, uid) for uid, _ in tier.entries]
+        duel.say(f"{player_text(duel, tier.player)}不发动" + "".join(f"「{n[2].name}」" for n in names if n) + "的效果")
+
+
+def activate(duel: Duel, player: str, key: str) -> None:
+    """Activate an effect: pay its cost, put the card on the field if it is a spell or trap
+    card's activation, and add a chain link (the activation events are recorded)."""
+    uid, index, target = parse_key(key)
+    found = find(duel, uid)
+    assert found is not None and found[2].card is not None, key
+    _, zone, card = found
+    effect = found[2].card.effects[index]
+    state = duel.players[player]
+    notes: list[str] = []
+    before = len(duel.events)
+    if effect.cost.pay_lp:
+        state.lp -= effect.cost.pay_lp
+        notes.append(f"支付{effect.cost.pay_lp}")
+    if effect.cost.pay_half_lp:
+        paid = state.lp // 2
+        state.lp -= paid
+        notes.append(f"支付一半基本分（{paid}）")
+    if effect.cost.tribute_self:
+        to_graveyard(duel, card, destroyed=False)
+        notes.append("把这张卡做祭品")
+    for _ in range(effect.cost.tribute_other):
+        other = next(m for m in state.monsters if m is not card)
+        to_graveyard(duel, other, destroyed=False)
+        notes.append(f"把「{other.name}」做祭品")
+    # what the cost did (tributes sent to the graveyard) can be responded to in this chain
+    duel.chain_events.update(occurrence.event for occurrence in duel.events[before:])
+    if effect.kind in CARD_ACTIVATION_KINDS:
+        if zone is Zone.hand:
+            move(duel, card, Zone.spell_trap, player=player)
+        card.face_up = True
+    if effect.phase is not None:
+        duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
+    link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target)
+    duel.chain.append(link)
+    if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
+        duel.chain_events.add(Event.spell_trap_activated)
+    if _destroys_monsters(effect):
+        duel.chain_events.add(Event.monster_destroying_activated)
+    if effect.once_per_turn:
+        duel.used_once.add((card.uid, index, duel.turn))
+    chosen = ""
+    if target:
+        found_target = find(duel, target)
+        chosen = f"，选择「{found_target[2].name if found_target else target}」"
+    cost = ("，" + "，".join(notes)) if notes else ""
+    duel.say(f"CHAIN{link.number} {player_text(duel, player)}发动「{card.name}」{chosen}{cost}")
+
+
+_MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)
+
+
+def _destroys_monsters(effect: EffectSpec) -> bool:
+    """The effect destroys monsters (「我が身を盾に」 answers such activations)."""
+    for op in effect.resolution:
+        if op.op is Op.destroy and (op.what != "target" or effect.target in _MONSTER_TARGETS):
+            return True
+    return False
+
+
+def begin_resolution(duel: Duel) -> None:
+    duel.last_action_summon = False
+    duel.say("逆算")
+
+
+def resolve_top_link(duel: Duel) -> None:
+    """Resolve the newest link (逆算): skipped when negated, else its operations run."""
+    link = duel.chain.pop()
+    duel.note_resolution(link.number, link.uid, link.negated)
+    found = find(duel, link.uid)
+    card = found[2] if found else None
+    spec = card.card if card is not None else None
+    effect = spec.effects[link.effect] if spec is not None else None
+    target = find(duel, link.target) if link.target else None
+    link.target_atk = target[2].atk if target is not None else 0
+    if link.negated:
+        duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
+    elif effect is not None and card is not None:
+        results = [run_operation(duel, op, link, card) for op in effect.resolution]
+        done = "，".join(r for r in results if r) or "不发"
+        duel.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
+    if card is not None and spec is not None and effect is not None and found is not None:
+        _after_resolution(duel, found[1], card, effect, link)
+
+
+def _after_resolution(duel: Duel, zone: Zone, card: CardInstance, effect: EffectSpec, link: Link) -> None:
+    """Normal and quick-play spells and normal traps go to the graveyard once resolved."""
+    where = find(duel, card.uid)
+    if where is None or where[1] is not Zone.spell_trap:
+        return
+    if link.negated or effect.kind in (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
+                                       EffectKind.counter_trap):
+        lingers = any(e.location is Location.lingering for e in (card.card.effects if card.card else ()))
+        if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
+            move(duel, card, Zone.lingering)
+        else:
+            to_graveyard(duel, card, destroyed=False)
+
+
+def finish_chain(duel: Duel) -> None:
+    duel.chain_events.clear()
+    duel.chain_finished = True
+
+
+def process_phase_effect(duel: Duel, player: str, key: str) -> None:
+    """Handle a phase effect that starts no chain link (000: 效果的处理（不进入连锁）)."""
+    uid, index, _ = parse_key(key)
+    found = find(duel, uid)
+    assert found is not None and found[2].card is not None, key
+    card = found[2]
+    effect = found[2].card.effects[index]
+    assert effect.phase is not None
+    duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
+    link = Link(0, card.uid, index, player, 0, card.name)
+    results = [run_operation(duel, op, link, card) for op in effect.resolution]
+    duel.say(f"{player_text(duel, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
