@@ -261,6 +261,20 @@ class EffectSpec(_Model):
         return self.kind in (EffectKind.trigger, EffectKind.flip)
 
 
+class SpecialSummonCost(_Model):
+    """What a monster's own special summon costs at step 2 (000 【怪兽通常***…】２: 「青眼の光龍」等的
+    场上的特定怪兽作祭品、「メガロック・ドラゴン」等的墓地的特定怪兽除外)."""
+
+    tribute: int = 0
+    """Monsters of the summoning player to tribute."""
+    tribute_card: str = ""
+    """…each of them this card (its id), when given."""
+    banish_from_graveyard: int = 0
+    """Cards to banish from the summoning player's graveyard."""
+    banish_race: str = ""
+    """…each a monster of this race, when given."""
+
+
 class CardType(str, Enum):
     monster = "monster"
     spell = "spell"
@@ -281,7 +295,9 @@ class CardSpec(_Model):
     special_summon_only: bool = False
     """A monster that cannot be normal summoned or set."""
     special_summon_procedure: str = ""
-    """Its own way to be special summoned (e.g. ``opponent_controls_monsters_you_control_none``)."""
+    """Its own way to be special summoned: ``opponent_controls_monsters_you_control_none``
+    (「サイバー・ドラゴン」), or ``cost`` — paying :attr:`special_summon_cost` (条件召喚)."""
+    special_summon_cost: SpecialSummonCost | None = None
     effects: tuple[EffectSpec, ...] = ()
     seeds: str = ""
     """Where the seeds use it."""

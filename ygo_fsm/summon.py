@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .cards import Event
+from .cards import CardSpec, Event, SpecialSummonCost
 from .effects import Choice, find
 from .events import Occurrence, emit
 from .game import CardInstance, Position
@@ -47,6 +47,8 @@ class Summon:
     tributes_needed: int = 0
     tributes: list[str] = field(default_factory=list)
     negated: bool = False
+    cost: SpecialSummonCost | None = None
+    """A special summon's own cost (tributes of a given card, cards banished from the graveyard)."""
     card: CardInstance | None = None
     """The monster while it is taken out (step 3 until it lands): in no location."""
     deferred: list[Occurrence] = field(default_factory=list)
@@ -82,13 +84,36 @@ def flip_summonable(duel: Duel) -> list[Choice]:
             if not m.face_up and m.set_turn < duel.turn and m.position_changed_turn != duel.turn]
 
 
+def _cost_payable(duel: Duel, spec: CardSpec) -> bool:
+    cost = spec.special_summon_cost
+    if cost is None:
+        return False
+    player = duel.players[duel.turn_player]
+    tributes = [m for m in player.monsters if _fits_tribute(m, cost)]
+    banishable = [c for c in player.graveyard_cards if _fits_banish(c, cost)]
+    return len(tributes) >= cost.tribute and len(banishable) >= cost.banish_from_graveyard
+
+
+def _fits_tribute(monster: CardInstance, cost: SpecialSummonCost | None) -> bool:
+    return cost is None or not cost.tribute_card or (monster.card is not None and monster.card.id == cost.tribute_card)
+
+
+def _fits_banish(card: CardInstance, cost: SpecialSummonCost) -> bool:
+    return card.card is not None and card.card.type.value == "monster" and (
+        not cost.banish_race or card.race == cost.banish_race)
+
+
 def special_summonable(duel: Duel) -> list[Choice]:
-    """Monsters in the hand whose own procedure allows a special summon now."""
+    """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
     player, opponent = duel.players[duel.turn_player], duel.players[duel.opponent]
     choices = []
     for card in player.hand_cards:
-        procedure = card.card.special_summon_procedure if card.card is not None else ""
-        if procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters:
+        spec = card.card
+        if spec is None or not spec.special_summon_procedure:
+            continue
+        procedure = spec.special_summon_procedure
+        if (procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters) \
+                or (procedure == "cost" and _cost_payable(duel, spec)):
             choices.append(Choice(card.uid, f"「{card.name}」"))
     return choices
 
@@ -106,8 +131,9 @@ def begin(duel: Duel, uid: str, kind: str) -> None:
     found = find(duel, uid)
     assert found is not None, uid
     card = found[2]
-    needed = tributes_for(card) if kind in ("normal", "set") else 0
-    duel.summon = Summon(uid, kind, duel.turn_player, needed)
+    cost = card.card.special_summon_cost if card.card is not None and kind == "special" else None
+    needed = tributes_for(card) if kind in ("normal", "set") else cost.tribute if cost is not None else 0
+    duel.summon = Summon(uid, kind, duel.turn_player, needed, cost=cost)
     if kind in ("normal", "set"):
         duel.normal_summon_turn = duel.turn
     shown = "" if kind == "set" else f"「{card.name}」"
@@ -119,7 +145,7 @@ def tribute_candidates(duel: Duel) -> list[Choice]:
     if summon is None:
         return []
     return [Choice(m.uid, f"「{m.name}」") for m in duel.players[summon.player].monsters
-            if m.uid not in summon.tributes and m.uid != summon.uid]
+            if m.uid not in summon.tributes and m.uid != summon.uid and _fits_tribute(m, summon.cost)]
 
 
 def tributes_missing(duel: Duel) -> bool:
@@ -141,6 +167,14 @@ def conditions_paid(duel: Duel) -> None:
     """End of step 2: what paying the conditions caused waits for step 7 (mandatory triggers only)."""
     summon = duel.summon
     assert summon is not None
+    cost = summon.cost
+    if cost is not None and cost.banish_from_graveyard:
+        graveyard = duel.players[summon.player].graveyard_cards
+        banished = [c for c in graveyard if _fits_banish(c, cost)][:cost.banish_from_graveyard]
+        for card in banished:
+            graveyard.remove(card)
+            duel.players[summon.player].banished.append(card)
+        duel.say("从墓地把" + "".join(f"「{c.name}」" for c in banished) + "除外")
     summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in duel.events)
     duel.events.clear()
 
