@@ -137,3 +137,40 @@ def test_silver_screen_applies_after_the_declaration() -> None:
     assert duel.in_state("battle_phase.attack_declaration.declaration_window")
     assert duel.players["A"].monsters[0].atk == 950
     assert duel.chain == []
+
+
+def test_cancel_is_checked_after_a_chain_started_in_the_window_after_another_chain() -> None:
+    """000 ※攻击中止·连锁处理结束时，攻击怪兽处于不能攻击的状态的场合…攻击中止 — after *every* chain in
+    the Battle Step, including one started in the window that follows an earlier chain."""
+    duel = _attack_with([], [{"card": "holy_javelin", "zone": "spell_trap"},
+                             {"card": "zero_gravity", "zone": "spell_trap"}])
+    duel.apply("declare_attack a_monster_1")
+    duel.apply("choose_target b_monster_1")
+    duel.apply("pass")                         # A, declaration window
+    duel.apply("activate holy_javelin")        # B: a chain that leaves the attacker able to attack
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.attack is not None and duel.attack.outcome == ""
+    assert duel.in_state("battle_phase.attack_declaration.declaration_window")
+    duel.apply("pass")                         # A, in the window after that chain
+    duel.apply("activate zero_gravity")        # B starts CHAIN1 there: the attacker goes to defence
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.attack is not None and duel.attack.outcome == "cancelled", "cancelled as that chain ends"
+    pass_until(duel, "battle_phase.battle_step")
+    assert duel.last_attack is not None and duel.last_attack.outcome == "cancelled"
+    assert duel.players["B"].monsters, "no Damage Step: the target survived"
+
+
+def test_the_window_after_the_chain_opens_even_when_the_attack_is_cancelled() -> None:
+    """000 ※…发动时点的出现条件◇每次连锁处理结束后…出现『连锁处理结束后的发动时点』: the attack is cancelled
+    as the chain ends, and the window after that chain still opens."""
+    duel = _attack_with([], [{"card": "zero_gravity", "zone": "spell_trap"}])
+    duel.apply("declare_attack a_monster_1")
+    duel.apply("choose_target b_monster_1")
+    pass_until(duel, "battle_phase.attack_declaration.battle_step_priority.opponent")
+    duel.apply("activate zero_gravity")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.attack is not None and duel.attack.outcome == "cancelled"
+    assert duel.state == "battle_phase.attack_declaration.battle_step_priority.window.turn_player"

@@ -989,3 +989,26 @@ def test_activation_by_the_player_without_priority_is_refused() -> None:
         duel.apply(Action("respond", "A", "second"))
     assert "B" in caught.value.reason
     assert _snapshot(duel) == before
+
+
+def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> None:
+    """000 ※…发动时点的出现条件 例: 「我が身を盾に」 answers the activation of a card that destroys
+    monsters — the newest link; it is not offered once 「サイクロン」 has been chained on top of
+    「ブラック・ホール」."""
+    from ygo_fsm.cards import default_library
+
+    shipped = default_library()
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "dark_hole", "zone": "hand"},
+                                    {"card": "soul_rope", "zone": "spell_trap", "uid": "a_set"}]},
+                    "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"},
+                                    {"card": "my_body_as_a_shield", "zone": "spell_trap"}]}}})
+    duel = Duel(setup, library={k: shipped[k] for k in ("dark_hole", "soul_rope", "cyclone", "my_body_as_a_shield")})
+    duel.apply("activate dark_hole")
+    offered = [str(a) for a in duel.legal_actions()]
+    assert "respond my_body_as_a_shield" in offered, "it answers CHAIN1 「ブラック・ホール」"
+    duel.apply("respond cyclone>a_set")
+    duel.apply("pass")                         # A does not respond
+    assert duel.priority == "B"
+    assert "respond my_body_as_a_shield" not in [str(a) for a in duel.legal_actions()]

@@ -159,9 +159,17 @@ def begin_replay(duel: Duel) -> None:
     duel.say("对方怪兽的数量发生变化，战斗回卷，重新选择攻击对象")
 
 
+def is_cancelled(duel: Duel) -> bool:
+    """The attack was cancelled, or its attacker can no longer attack."""
+    attack = duel.attack
+    return attack is not None and (attack.outcome == "cancelled" or attacker_cannot_attack(duel))
+
+
 def cancel(duel: Duel) -> None:
     attack = duel.attack
     assert attack is not None
+    if attack.outcome == "cancelled":
+        return
     attack.outcome = "cancelled"
     monster = find(duel, attack.attacker)
     duel.say(f"连锁处理结束，「{monster[2].name if monster else attack.attacker}」处于不能攻击的状态，攻击中止")

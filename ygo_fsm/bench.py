@@ -312,7 +312,7 @@ def fresh_replay_duel(setup: Setup) -> Duel:
     duel.turn = setup.turn
     duel.turn_player = setup.turn_player
     duel.players = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
-    for name in ("chain", "chain_events", "chain_finished", "events", "window", "handled", "attack",
+    for name in ("chain", "chain_finished", "events", "window", "handled", "attack",
                  "last_attack", "summon", "used_once", "normal_summon_turn", "draw_replaced_turn",
                  "last_action_summon", "resolutions", "battle_phase_number"):
         setattr(duel, name, getattr(clean, name))

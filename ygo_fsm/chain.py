@@ -47,6 +47,9 @@ class Link:
     name: str
     target: str | None = None
     negated: bool = False
+    events: frozenset[Event] = frozenset()
+    """What its activation was (a spell/trap card's activation, an effect destroying monsters …)
+    and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
 
@@ -178,20 +181,21 @@ def activate(duel: Duel, player: str, key: str) -> None:
         other = next(m for m in state.monsters if m is not card)
         to_graveyard(duel, other, destroyed=False)
         notes.append(f"把「{other.name}」做祭品")
-    # what the cost did (tributes sent to the graveyard) can be responded to in this chain
-    duel.chain_events.update(occurrence.event for occurrence in duel.events[before:])
+    # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
+    answered = {occurrence.event for occurrence in duel.events[before:]}
+    if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
+        answered.add(Event.spell_trap_activated)
+    if _destroys_monsters(effect):
+        answered.add(Event.monster_destroying_activated)
     if effect.kind in CARD_ACTIVATION_KINDS:
         if zone is Zone.hand:
             move(duel, card, Zone.spell_trap, player=player)
         card.face_up = True
     if effect.phase is not None:
         duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
-    link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target)
+    link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
+                events=frozenset(answered))
     duel.chain.append(link)
-    if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
-        duel.chain_events.add(Event.spell_trap_activated)
-    if _destroys_monsters(effect):
-        duel.chain_events.add(Event.monster_destroying_activated)
     if effect.once_per_turn:
         duel.used_once.add((card.uid, index, duel.turn))
     chosen = ""
@@ -253,7 +257,6 @@ def _after_resolution(duel: Duel, zone: Zone, card: CardInstance, effect: Effect
 
 
 def finish_chain(duel: Duel) -> None:
-    duel.chain_events.clear()
     duel.chain_finished = True
 
 

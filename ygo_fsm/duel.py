@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .battle import Attack
-from .cards import CardSpec, CardType, Event, default_library
+from .cards import CardSpec, CardType, default_library
 from .chain import Link, Window, current_tier
 from .effects import Choice, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
@@ -79,7 +79,7 @@ class Duel:
     __slots__ = (
         "rulebook", "profile", "turn", "turn_player", "players", "_effects",
         "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
-        "_priority", "_option_cache", "library", "chain", "chain_events", "chain_finished", "events",
+        "_priority", "_option_cache", "library", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
         "resolutions", "attack", "last_attack", "battle_phase_number", "summon", "used_once",
         "draw_replaced_turn",
@@ -99,7 +99,6 @@ class Duel:
         self.library = library if library is not None else (default_library() if _uses_cards(setup) else {})
         self._place_cards(setup)
         self.chain: list[Link] = []
-        self.chain_events: set[Event] = set()
         self.chain_finished = False
         self.events: list[Occurrence] = []
         self.window: Window | None = None
@@ -292,7 +291,6 @@ class Duel:
         clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self._frames]
         clone.library = self.library
         clone.chain = [replace(link) for link in self.chain]
-        clone.chain_events = set(self.chain_events)
         clone.chain_finished = self.chain_finished
         clone.events = list(self.events)
         clone.window = self.window.copy() if self.window is not None else None

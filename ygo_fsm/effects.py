@@ -283,7 +283,9 @@ def is_phase_choice(duel: Duel, key: str) -> bool:
 
 
 def _events_now(duel: Duel) -> set[Event]:
-    kinds = set(duel.chain_events)
+    """What a response may answer: the newest link's activation (and what its cost did), and the
+    events that opened the current window."""
+    kinds = set(duel.chain[-1].events) if duel.chain else set()
     if duel.window is not None:
         kinds |= duel.window.event_kinds
     return kinds

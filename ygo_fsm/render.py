@@ -84,6 +84,8 @@ _PRIORITY_TEXT: dict[Role, Label] = {
 }
 
 _RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
+_CHECKS_ATTACK_TEXT = Label(zh="⚔ 每个连锁后检查攻击（攻击中止／战斗回卷）",
+                            en="⚔ the attack is checked after every chain (cancel / replay)")
 _LIFTED_TEXT = Label(zh="（连锁处理结束后解除）", en="(lifted once a chain has resolved)")
 
 _TERMINAL_TEXT = Label(zh="■ 决斗结束", en="■ the duel ends")
@@ -152,6 +154,8 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
         lines += _submachine_texts(state.machine, langs)
     if state.priority is not None:
         lines += _texts(_PRIORITY_TEXT[state.priority], langs)
+    if state.checks_attack:
+        lines += _texts(_CHECKS_ATTACK_TEXT, langs)
     if state.restricts_chain1:
         lines += _texts(_RESTRICTED_TEXT, langs)
         if state.restriction_ends_after_chain:

@@ -584,32 +584,40 @@ def announce_attack(frame: Frame) -> None:
 
 
 @guard
-def attacker_cannot_attack(frame: Frame) -> bool:
-    """At the end of a chain the attacker can no longer attack: attack cancelled
-    (000 ※攻击中止、战斗回卷的处理·连锁处理结束时，攻击怪兽处于不能攻击的状态的场合…攻击中止)."""
-    return battle.attacker_cannot_attack(frame.duel)
-
-
-@guard
 def replay_needed(frame: Frame) -> bool:
     """The opponent's monsters changed during the chain: replay (000 ※战斗回卷; 004 ●卷回)."""
     return battle.replay_needed(frame.duel)
 
 
-@guard
-def attack_cancel_due(frame: Frame) -> bool:
-    """The chain just resolved left the attacker unable to attack: the attack is cancelled as the
-    chain ends, before the window after it (000 ※攻击中止·连锁处理结束时，攻击怪兽处于不能攻击的
-    状态的场合…攻击中止). Only during an attack's declaration window or Battle Step priority."""
-    return frame.parent == "attack_declaration" and battle.attacker_cannot_attack(frame.duel)
+def _attack_checked_here(frame: Frame) -> bool:
+    duel = frame.duel
+    if duel.attack is None:
+        return False
+    return any(duel.rulebook.state(f.machine, f.state).checks_attack for f in duel.frames)
+
+
+@callback
+def check_attack_after_chain(frame: Frame) -> None:
+    """Chain-resolution callback: inside an attack's declaration window or Battle Step, an
+    attacker that can no longer attack when the chain ends cancels the attack
+    (000 ※攻击中止·连锁处理结束时，攻击怪兽处于不能攻击的状态的场合…攻击中止)."""
+    if _attack_checked_here(frame) and battle.attacker_cannot_attack(frame.duel):
+        battle.cancel(frame.duel)
 
 
 @guard
-def replay_due(frame: Frame) -> bool:
-    """The opponent's monsters changed: once the chain and the window after it are over, replay —
-    only in the Battle Step, never in the Damage Step (000 ※战斗回卷…连锁处理结束时的发动时点过后;
-    004 ●卷回只会发生在战斗步骤)."""
-    return frame.parent == "attack_declaration" and battle.replay_needed(frame.duel)
+def attack_interrupted(frame: Frame) -> bool:
+    """After a chain and the window after it, inside an attack's Battle Step: the attack was
+    cancelled, or the opponent's monsters changed and it replays (000 ※战斗回卷·连锁处理结束时的
+    发动时点过后; 004 ●卷回只会发生在战斗步骤)."""
+    duel = frame.duel
+    return _attack_checked_here(frame) and (battle.is_cancelled(duel) or battle.replay_needed(duel))
+
+
+@guard
+def attack_cancelled(frame: Frame) -> bool:
+    """The attack was cancelled, or its attacker can no longer attack (000 ※攻击中止)."""
+    return battle.is_cancelled(frame.duel)
 
 
 @guard

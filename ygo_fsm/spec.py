@@ -105,6 +105,10 @@ class StateSpec(_Model):
     restricts_chain1: bool = False
     """In the timing window this state runs, cards with no specific timing (「サイクロン」…) and
     ignition effects may not start CHAIN1 (000 ※ notes: before the draw, summon negation, discard)."""
+    checks_attack: bool = False
+    """An attack is checked after every chain inside this state: cancelled as the chain ends when
+    the attacker can no longer attack; replayed once the window after the chain is over when the
+    opponent's monsters changed (000 ※攻击中止、战斗回卷的处理)."""
     restriction_ends_after_chain: bool = False
     """The restriction holds only until a chain has resolved in the window (000 ●ドローフェイズ
     【情况Ｂ】: after 「無敗将軍フリード」's chain 「サイクロン」 may be CHAIN1)."""
