@@ -1012,3 +1012,17 @@ def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> Non
     duel.apply("pass")                         # A does not respond
     assert duel.priority == "B"
     assert "respond my_body_as_a_shield" not in [str(a) for a in duel.legal_actions()]
+
+
+def test_no_draw_to_replace_on_the_modern_first_turn() -> None:
+    """004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡: 「無敗将軍フリード」's replacement needs a normal draw
+    (000 ●ドローフェイズ 情况Ｂ), so it is not offered on the first player's first turn."""
+    from ygo_fsm.cards import default_library
+
+    freed = {"freed_the_matchless_general": default_library()["freed_the_matchless_general"]}
+    placed = {"A": {"cards": [{"card": "freed_the_matchless_general", "zone": "monster"}]}}
+    first = Duel(Setup.model_validate({"profile": "modern", "turn": 1, "players": placed}), library=freed)
+    assert first.state == "draw_phase.before_draw_window.turn_player"
+    assert [str(a) for a in first.legal_actions()] == ["pass"]
+    later = Duel(Setup.model_validate({"profile": "modern", "turn": 3, "players": placed}), library=freed)
+    assert "activate freed_the_matchless_general" in [str(a) for a in later.legal_actions()]

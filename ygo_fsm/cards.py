@@ -201,6 +201,9 @@ class Conditions(_Model):
     """A phase effect that happens only in its controller's own turn (『自己的准备流程』)."""
     opponent_is_turn_player: bool = False
     """A phase effect that happens only in the opponent's turn (「強奪」: 相手のスタンバイフェイズ毎)."""
+    normal_draw_due: bool = False
+    """A normal draw is due this turn (effects that replace it need one: not on the first
+    player's first turn under 004, 先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
     event_of_opponent: bool = False
     """The event must concern the opponent's card
     (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""

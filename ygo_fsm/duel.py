@@ -21,7 +21,7 @@ from .effects import Choice, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
 from .events import Occurrence
-from .game import PLAYERS, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
+from .game import PLAYERS, PROFILE_RULES, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
 from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role
 from .summon import Summon
@@ -232,6 +232,11 @@ class Duel:
         for row in self._records[len(trace):]:
             trace.append(TraceRecord.model_validate(dict(zip(_RECORD_FIELDS, row, strict=True))))
         return tuple(trace)
+
+    def normal_draw_due(self) -> bool:
+        """The turn player draws normally this turn (not the first turn under a profile with no
+        first-turn draw, 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
+        return not (self.turn == 1 and not PROFILE_RULES[self.profile].first_turn_draw)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
         """Whether a turn effect applies to the current turn."""

@@ -148,6 +148,8 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         return False
     if conditions.summoned_by_own_effect and not card.summoned_by_own_effect:
         return False
+    if conditions.normal_draw_due and not duel.normal_draw_due():
+        return False
     if conditions.main_phase and not in_main_phase(duel):
         return False
     is_set = zone is Zone.spell_trap and not card.face_up

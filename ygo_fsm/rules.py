@@ -136,8 +136,7 @@ def draw_replaced_by_chain(frame: Frame) -> bool:
 def first_turn_forbids_draw(frame: Frame) -> bool:
     """The first player's first turn under a profile with no first-turn draw
     (004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
-    duel = frame.duel
-    return duel.turn == 1 and not PROFILE_RULES[duel.profile].first_turn_draw
+    return not frame.duel.normal_draw_due()
 
 
 @guard
