@@ -1026,3 +1026,23 @@ def test_no_draw_to_replace_on_the_modern_first_turn() -> None:
     assert [str(a) for a in first.legal_actions()] == ["pass"]
     later = Duel(Setup.model_validate({"profile": "modern", "turn": 3, "players": placed}), library=freed)
     assert "activate freed_the_matchless_general" in [str(a) for a in later.legal_actions()]
+
+
+def test_a_continuous_trap_destroyed_in_response_does_nothing() -> None:
+    """000 ●メインフェイズ１ 例 「アポピスの化神」 becomes a monster when it resolves; if a chained
+    「サイクロン」 destroys it first, the card is no longer on the field and nothing is summoned."""
+    from ygo_fsm.cards import default_library
+
+    shipped = default_library()
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "cyclone", "zone": "hand"}]},
+                    "B": {"cards": [{"card": "apophis_avatar", "zone": "spell_trap"}]}}})
+    duel = Duel(setup, library={k: shipped[k] for k in ("cyclone", "apophis_avatar")})
+    duel.apply("pass")
+    duel.apply("activate apophis_avatar")
+    duel.apply("respond cyclone>apophis_avatar")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("apophis_avatar") == ("B", Zone.graveyard)
+    assert duel.players["B"].monsters == []

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .cards import Event
+from .cards import Event, Op
 from .chain import Link
 from .effects import Choice, conditions_hold, effects_of, find
 from .events import emit
@@ -67,10 +67,20 @@ def _monster(duel: Duel, uid: str | None) -> CardInstance | None:
 
 def attackers(duel: Duel) -> list[Choice]:
     """The turn player's monsters that may declare an attack now."""
-    if duel.effect_applies(TurnEffect.cannot_attack):
+    if duel.effect_applies(TurnEffect.cannot_attack) or not _can_pay_declaration_costs(duel):
         return []
     return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
             if m.can_declare_attack and m.attacked_battle_phase != duel.battle_phase_number]
+
+
+def _can_pay_declaration_costs(duel: Duel) -> bool:
+    """LP the declaration costs (「通行税」) must be payable."""
+    cost = 0
+    for player in (duel.turn_player, duel.opponent):
+        for zone, card, _, effect in effects_of(duel, player):
+            if effect.applies_at == "attack_declaration" and conditions_hold(duel, player, zone, card, effect):
+                cost += sum(op.amount for op in effect.resolution if op.op is Op.pay_lp and op.to == "turn_player")
+    return duel.players[duel.turn_player].lp >= cost
 
 
 def targets(duel: Duel) -> list[Choice]:
@@ -230,11 +240,6 @@ def calculate(duel: Duel) -> None:
     duel.say("，".join(lines))
     if attack.revealed is not None:  # flip effects activate after damage calculation
         emit(duel, Event.flipped, opponent, attack.revealed)
-    for who in (opponent, player):
-        if duel.players[who].lp <= 0 and not duel.is_over:
-            duel.players[who].lp = 0
-            duel.end_duel(winner=other_player(who), reason="lp")
-            duel.say(f"{who}的基本分为0，{other_player(who)}获得决斗的胜利")
 
 
 def _name(duel: Duel, uid: str) -> str:

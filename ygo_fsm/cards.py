@@ -21,7 +21,7 @@ from enum import Enum
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -165,12 +165,12 @@ class Operation(_Model):
     amount_of: str = ""
     """Take the amount from the duel instead: ``attacker_atk`` (the attacking monster's ATK) or
     ``target_atk`` (the link's target's ATK)."""
-    to: str = "opponent"
-    """Whom it affects: ``opponent`` / ``controller`` / ``turn_player`` (relative to the link's controller)."""
+    to: Literal["opponent", "controller", "turn_player", "both"] = "opponent"
+    """Whom it affects, relative to the link's controller (``both``: each player)."""
     what: str = "target"
     """What it affects: ``target``, ``self``, ``all_monsters``, ``all_except_target``, ``own_monster``,
     a card id, a race (``spellcaster``) or ``level_N``."""
-    from_: str = Field(default="hand", alias="from")
+    from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
     position: str = "attack"
     destroy: bool = False
     name: str = ""

@@ -108,6 +108,8 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
             if (not effect.mandatory and effect.wording == "when" and last is not None
                     and last.event not in effect.events):
                 continue  # 'when … you can': its event was not the last thing to happen — missed
+            if not targets(duel, player, card, effect):
+                continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
     order = [(duel.turn_player, True), (duel.opponent, True), (duel.turn_player, False), (duel.opponent, False)]
     window.tiers = [tiers[key] for key in order if tiers[key].entries]
@@ -118,9 +120,27 @@ def close_window(duel: Duel) -> None:
     duel.window = None
 
 
+def _still_activatable(duel: Duel, player: str, uid: str, index: int) -> bool:
+    found = find(duel, uid)
+    if found is None or found[2].card is None:
+        return False
+    effect = found[2].card.effects[index]
+    return conditions_hold(duel, player, found[1], found[2], effect) and bool(targets(duel, player, found[2], effect))
+
+
 def current_tier(duel: Duel) -> Tier | None:
+    """The tier being placed; triggers that can no longer be activated (their card left, was
+    tributed by an earlier link's cost, or has nothing to target) drop out of it."""
     window = duel.window
-    return window.tiers[0] if window is not None and window.tiers else None
+    if window is None:
+        return None
+    while window.tiers:
+        tier = window.tiers[0]
+        tier.entries = [(uid, i) for uid, i in tier.entries if _still_activatable(duel, tier.player, uid, i)]
+        if tier.entries:
+            return tier
+        window.tiers.pop(0)
+    return None
 
 
 def tier_choices(duel: Duel) -> list[Choice]:
@@ -168,11 +188,11 @@ def activate(duel: Duel, player: str, key: str) -> None:
     notes: list[str] = []
     before = len(duel.events)
     if effect.cost.pay_lp:
-        state.lp -= effect.cost.pay_lp
+        duel.lose_lp(player, effect.cost.pay_lp)
         notes.append(f"支付{effect.cost.pay_lp}")
     if effect.cost.pay_half_lp:
         paid = state.lp // 2
-        state.lp -= paid
+        duel.lose_lp(player, paid)
         notes.append(f"支付一半基本分（{paid}）")
     if effect.cost.tribute_self:
         to_graveyard(duel, card, destroyed=False)
@@ -222,6 +242,11 @@ def begin_resolution(duel: Duel) -> None:
     duel.say("逆算")
 
 
+_STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
+                   EffectKind.equip_spell)
+"""Card activations whose card stays on the field: once it has left, the activation does nothing."""
+
+
 def resolve_top_link(duel: Duel) -> None:
     """Resolve the newest link (逆算): skipped when negated, else its operations run."""
     link = duel.chain.pop()
@@ -234,6 +259,8 @@ def resolve_top_link(duel: Duel) -> None:
     link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
         duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
+    elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
+        duel.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
     elif effect is not None and card is not None:
         results = [run_operation(duel, op, link, card) for op in effect.resolution]
         done = "，".join(r for r in results if r) or "不发"

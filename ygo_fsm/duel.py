@@ -336,9 +336,28 @@ class Duel:
         """Record a resolved link (the transition being taken gets the next trace seq)."""
         self.resolutions.append((self._seq + 1, number, uid, negated))
 
+    def lose_lp(self, player: str, amount: int) -> None:
+        """``player`` loses ``amount`` LP (damage or a payment); see :meth:`check_lp`."""
+        self.players[player].lp -= amount
+
+    def check_lp(self) -> None:
+        """A player at 0 LP loses; both at 0 is a draw (000 ●メインフェイズ１ 例 …攻击（对方LP 0））.
+        Called once an event that changed LP is over, so simultaneous damage is judged together."""
+        if self.is_over:
+            return
+        out = [p for p in PLAYERS if self.players[p].lp <= 0]
+        for player in out:
+            self.players[player].lp = 0
+        if len(out) == 2:
+            self.end_duel(winner=None, reason="lp")
+            self.say("双方的基本分为0，平局")
+        elif out:
+            self.end_duel(winner=other_player(out[0]), reason="lp")
+            self.say(f"{out[0]}的基本分为0，{other_player(out[0])}获得决斗的胜利")
+
     def attack_damage(self, player: str, amount: int) -> None:
         """Battle damage to ``player`` from the attack in progress."""
-        self.players[player].lp -= amount
+        self.lose_lp(player, amount)
         if self.attack is not None:
             self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
 
@@ -346,9 +365,16 @@ class Duel:
         """Add a line of narration to the transition being taken (the trace's ``detail``)."""
         self._detail.append(text)
 
-    def add_turn_effect(self, effect: TurnEffect) -> None:
-        """An effect that applies for the rest of this turn (e.g. monsters cannot attack)."""
-        self._effects[self.turn] = self._effects.get(self.turn, frozenset()) | {effect}
+    def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
+        """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
+        turn = self.turn if turn is None else turn
+        self._effects[turn] = self._effects.get(turn, frozenset()) | {effect}
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the cached priority holder and options (the duel changed outside a transition)."""
+        self._priority = _UNKNOWN
+        self._option_cache = None
 
     def replace_draw(self) -> None:
         """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
@@ -467,6 +493,7 @@ class Duel:
         frame = self._frames[level]
         self._detail = []
         transition.execute(frame)  # guards re-checked with the inner frames still in place
+        self.check_lp()
         del self._frames[level + 1:]  # leaving the source state leaves the machines it ran
         self._enter_children()
         self._priority = _UNKNOWN

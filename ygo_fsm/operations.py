@@ -84,13 +84,8 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         amount = _amount(duel, op, link)
         players = [duel.turn_player, duel.opponent] if op.to == "both" else [_player_for(duel, link, op.to)]
         for player in players:
-            duel.players[player].lp -= amount
+            duel.lose_lp(player, amount)
             emit(duel, Event.damage_taken, player)
-        for player in players:
-            if duel.players[player].lp <= 0 and not duel.is_over:
-                duel.players[player].lp = 0
-                losers = [p for p in players if duel.players[p].lp <= 0]
-                duel.end_duel(winner=None if len(losers) == 2 else other_player(player), reason="lp")
         return "、".join(players) + f"受到{amount}分伤害"
     if kind is Op.recover:
         player = _player_for(duel, link, op.to)
@@ -143,7 +138,7 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         return f"{player}代替通常的抽卡，从卡组把1张卡加入手卡"
     if kind is Op.pay_lp:
         player = _player_for(duel, link, op.to)
-        duel.players[player].lp -= op.amount
+        duel.lose_lp(player, op.amount)
         return f"{player}支付{op.amount}基本分"
     if kind is Op.halve_atk:
         attack = duel.attack
