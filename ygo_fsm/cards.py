@@ -142,8 +142,8 @@ class Op(str, Enum):
     replace_draw = "replace_draw"              # instead of the normal draw: a card from the deck to the hand (情况Ｂ)
     negate_activation = "negate_activation"    # the previous link; `destroy: true` destroys it too
     negate_summon = "negate_summon"
-    skip_phase = "skip_phase"
-    end_battle_phase = "end_battle_phase"
+    skip_phase = "skip_phase"                  # `what` (draw_phase, standby_phase …) in `to`'s next turn
+    end_battle_phase = "end_battle_phase"      # the Battle Phase goes straight to its End Step
     cannot_attack = "cannot_attack"
     win = "win"
     draw_duel = "draw_duel"

@@ -72,6 +72,7 @@ class TurnEffect(str, Enum):
     cannot_enter_battle_phase = "cannot_enter_battle_phase"
     cannot_attack = "cannot_attack"
     opponent_chooses_attack_target = "opponent_chooses_attack_target"
+    battle_phase_ended = "battle_phase_ended"
 
 
 TURN_EFFECT_CARDS: dict[TurnEffect, str] = {
@@ -84,6 +85,7 @@ TURN_EFFECT_CARDS: dict[TurnEffect, str] = {
     TurnEffect.cannot_enter_battle_phase: "002 【※下一个阶段的选择】 「クロス・ソウル」「魔霧雨」",
     TurnEffect.cannot_attack: "000 ●バトルフェイズ【１】 「光の護封剣」",
     TurnEffect.opponent_chooses_attack_target: "000 【怪兽的攻击宣言…】２ 对方「ノーブル・ド・ノワール」",
+    TurnEffect.battle_phase_ended: "004 ●『战斗阶段结束』的效果处理的场合，直接进入结束步骤",
 }
 
 

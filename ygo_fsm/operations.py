@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from .duel import Duel
 
 
+_SKIPS = {"draw_phase": TurnEffect.skip_draw_phase, "standby_phase": TurnEffect.skip_standby_phase,
+          "main_phase_1": TurnEffect.skip_main_phase_1, "battle_phase": TurnEffect.skip_battle_phase}
+"""``skip_phase``'s ``what``: the phase skipped in the affected player's next turn."""
+
+
 def _player_for(duel: Duel, link: Link, who: str) -> str:
     if who == "controller":
         return link.controller
@@ -147,6 +152,26 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
             return ""
         found[2].atk //= 2
         return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
+    if kind is Op.discard:
+        player = _player_for(duel, link, op.to)
+        before = duel.players[player].hand
+        discard(duel, player, min(op.amount or 1, before))
+        return f"{player}丢弃{before - duel.players[player].hand}张手卡"
+    if kind is Op.banish:
+        victim = card.uid if op.what == "self" else link.target
+        found = find(duel, victim) if victim else None
+        if found is None or found[1] is Zone.banished:
+            return ""
+        move(duel, found[2], Zone.banished, player=found[2].owner)
+        return f"「{found[2].name}」除外"
+    if kind is Op.skip_phase:
+        player = _player_for(duel, link, op.to)
+        next_turn = duel.turn + (2 if player == duel.turn_player else 1)
+        duel.add_turn_effect(_SKIPS[op.what], next_turn)
+        return f"{player}的下一个回合跳过{op.what}"
+    if kind is Op.end_battle_phase:
+        duel.add_turn_effect(TurnEffect.battle_phase_ended)
+        return "战斗阶段结束"
     if kind is Op.cannot_attack:
         duel.add_turn_effect(TurnEffect.cannot_attack)
         return "这个回合怪兽不能攻击"

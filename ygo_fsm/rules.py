@@ -204,6 +204,14 @@ def first_turn_forbids_attacks(frame: Frame) -> bool:
 
 
 @guard
+def battle_phase_ending(frame: Frame) -> bool:
+    """An effect ended the Battle Phase: it goes straight to the End Step
+    (004 ●『战斗阶段结束』的效果处理的场合，直接进入结束步骤)."""
+    duel = frame.duel
+    return duel.frames[0].state == "battle_phase" and _applies(frame, TurnEffect.battle_phase_ended)
+
+
+@guard
 def cannot_attack_applies(frame: Frame) -> bool:
     """A 『不能攻击』 effect such as 「光の護封剣」 applies (000 ●バトルフェイズ【１】)."""
     return _applies(frame, TurnEffect.cannot_attack)
