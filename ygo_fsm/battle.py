@@ -67,8 +67,7 @@ def _monster(duel: Duel, uid: str | None) -> CardInstance | None:
 
 def attackers(duel: Duel) -> list[Choice]:
     """The turn player's monsters that may declare an attack now."""
-    if (duel.effect_applies(TurnEffect.cannot_attack) or duel.effect_applies(TurnEffect.battle_phase_ended)
-            or not _can_pay_declaration_costs(duel)):
+    if not _can_pay_declaration_costs(duel):
         return []
     return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
             if m.can_declare_attack and m.attacked_battle_phase != duel.battle_phase_number]

@@ -90,14 +90,6 @@ class Phase(str, Enum):
     end_phase = "end_phase"
 
 
-PHASE_OPEN_STATES: dict[Phase, tuple[str, str]] = {
-    Phase.standby_phase: ("standby_phase", "open"),
-    Phase.battle_end_step: ("battle_phase", "end_step"),
-    Phase.end_phase: ("end_phase", "open"),
-}
-"""Where each phase's effects are handled: (state of the turn machine, state of the phase's machine)."""
-
-
 class Event(str, Enum):
     """Things that happen; triggers and cards with a specific timing respond to them."""
 

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import (
-    PHASE_OPEN_STATES,
     SPELL_KINDS,
     TRAP_KINDS,
     EffectKind,
@@ -42,6 +41,7 @@ from .cards import (
     Target,
 )
 from .game import CardInstance, Zone, other_player
+from .spec import ActivationLimit
 
 if TYPE_CHECKING:
     from .duel import Duel
@@ -83,35 +83,39 @@ def in_main_phase(duel: Duel) -> bool:
 
 
 def in_phase_open_state(duel: Duel, phase: Phase) -> bool:
-    """The duel is in the open game state where ``phase``'s effects are handled (``standby_phase.open``,
-    ``battle_phase.end_step``, ``end_phase.open``), not in a window inside it."""
+    """The duel is in the open game state that handles ``phase``'s effects (a state declaring
+    ``phase_effects:``, whose ``priority`` machine is not inside a chain or window)."""
     frames = duel.frames
-    turn_state, phase_state = PHASE_OPEN_STATES[phase]
-    return (len(frames) >= 3 and frames[0].state == turn_state and frames[1].state == phase_state
-            and frames[2].machine == "priority")
+    for index, frame in enumerate(frames[:-1]):
+        if duel.rulebook.state(frame.machine, frame.state).phase_effects == phase.value:
+            inner = frames[index + 1]
+            return inner.machine == "priority" and inner.state in _PRIORITY_OPEN_STATES
+    return False
 
 
-def damage_substep(duel: Duel) -> str | None:
-    """The Damage Step sub-step the duel is in (``None`` outside the Damage Step)."""
-    for frame in duel.frames:
-        if frame.machine == "damage_step":
-            return frame.state
+_PRIORITY_OPEN_STATES = ("turn_player", "opponent", "turn_player_handles", "opponent_handles")
+
+
+def activation_limit(duel: Duel) -> ActivationLimit | None:
+    """The limit declared by the innermost active state that has one (``None``: no limit)."""
+    for frame in reversed(duel.frames):
+        limit = duel.rulebook.state(frame.machine, frame.state).activation_limit
+        if limit is not None:
+            return limit
     return None
-
-
-_BEFORE_CALCULATION = ("start_of_damage_step", "before_damage_calculation")
 
 
 def damage_step_allows(duel: Duel, effect: EffectSpec) -> bool:
     """004 伤害步骤: only counter traps, effects that negate an activation, ATK/DEF changes (up to
     before damage calculation), mandatory effects, flip effects and the triggers of a monster's
-    own summon or destruction may be activated in the Damage Step."""
-    substep = damage_substep(duel)
-    if substep is None:
+    own summon or destruction may be activated; the states of ``damage_step`` declare which limit
+    holds (``activation_limit:``)."""
+    limit = activation_limit(duel)
+    if limit is None:
         return True
     ops = {operation.op for operation in effect.resolution}
     if Op.modify_atk in ops:
-        return substep in _BEFORE_CALCULATION
+        return limit is ActivationLimit.damage_step
     return (effect.kind in (EffectKind.counter_trap, EffectKind.flip) or Op.negate_activation in ops
             or effect.mandatory or effect.kind is EffectKind.trigger)
 

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 from transitions import Event, EventData, Machine, State, Transition
 
+from .cards import Phase
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
@@ -183,7 +184,8 @@ class Rulebook:
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
-        return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS))
+        return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS,
+                                 phases=[phase.value for phase in Phase]))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(

@@ -38,6 +38,7 @@ class ProfileRules:
     first_turn_draw: bool
     first_turn_battle_phase: bool
     first_turn_attacks: bool
+    replay_may_stop_attack: bool
     citation: str
 
 
@@ -46,12 +47,15 @@ PROFILE_RULES: dict[Profile, ProfileRules] = {
         first_turn_draw=False,
         first_turn_battle_phase=False,
         first_turn_attacks=False,
-        citation="004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡; ●先攻第1回合游戏玩家不能进行战斗阶段",
+        replay_may_stop_attack=True,
+        citation="004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡; ●先攻第1回合游戏玩家不能进行战斗阶段; "
+                 "●重新选择攻击对象时可以不选择任何怪兽而停止攻击",
     ),
     Profile.ocg2008: ProfileRules(
         first_turn_draw=True,
         first_turn_battle_phase=True,
         first_turn_attacks=False,
+        replay_may_stop_attack=False,
         citation="002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能）",
     ),
 }

@@ -118,6 +118,7 @@ def check_machine(
     guards: Collection[str],
     callbacks: Collection[str],
     choosers: Collection[str] = (),
+    phases: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for one machine: the checks that need only this spec and the known names."""
     issues: list[DefinitionIssue] = []
@@ -145,6 +146,9 @@ def check_machine(
                 issue(f"state {state.id}", f"unknown sub-machine {state.machine!r}")
             elif state.machine == spec.id:
                 issue(f"state {state.id}", "a machine cannot run itself")
+        if state.phase_effects is not None and phases and state.phase_effects not in phases:
+            issue(f"state {state.id}", f"unknown phase {state.phase_effects!r} for phase_effects "
+                  f"(phases: {', '.join(sorted(phases))})")
         if state.final and state.terminal:
             issue(f"state {state.id}", "a state is final or terminal, not both")
     if spec.initial not in state_ids:
@@ -211,6 +215,7 @@ def check_machines(
     guards: Collection[str],
     callbacks: Collection[str],
     choosers: Collection[str] = (),
+    phases: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for a whole set: per-machine checks plus duplicate ids and sub-machine finals."""
     specs = list(specs)
@@ -223,7 +228,8 @@ def check_machines(
             continue
         by_id[spec.id] = spec
     for spec in specs:
-        issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks, choosers=choosers))
+        issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks, choosers=choosers,
+                                    phases=phases))
     for spec in specs:
         for state in spec.states:
             child = by_id.get(state.machine or "")
@@ -239,6 +245,7 @@ def load_machines(
     guards: Collection[str],
     callbacks: Collection[str],
     choosers: Collection[str] = (),
+    phases: Collection[str] = (),
 ) -> dict[str, MachineSpec]:
     """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`).
 
@@ -257,7 +264,7 @@ def load_machines(
         if spec is not None:
             specs.append(spec)
     if not issues:
-        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers))
+        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}

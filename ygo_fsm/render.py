@@ -86,6 +86,12 @@ _PRIORITY_TEXT: dict[Role, Label] = {
 _RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
 _CHECKS_ATTACK_TEXT = Label(zh="⚔ 每个连锁后检查攻击（攻击中止／战斗回卷）",
                             en="⚔ the attack is checked after every chain (cancel / replay)")
+_LIMIT_TEXT = {
+    "damage_step": Label(zh="✕ 只能发动：反击陷阱、无效发动、攻守增减、必发、反转、自身召唤/破坏时的效果",
+                         en="✕ only counter traps, negations, ATK/DEF changes, mandatory, flip, own summon/destroyed"),
+    "damage_step_after_calculation": Label(zh="✕ 同上，但不能发动攻守增减的效果",
+                                           en="✕ the same without ATK/DEF changes"),
+}
 _LIFTED_TEXT = Label(zh="（连锁处理结束后解除）", en="(lifted once a chain has resolved)")
 
 _TERMINAL_TEXT = Label(zh="■ 决斗结束", en="■ the duel ends")
@@ -156,6 +162,11 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
         lines += _texts(_PRIORITY_TEXT[state.priority], langs)
     if state.checks_attack:
         lines += _texts(_CHECKS_ATTACK_TEXT, langs)
+    if state.phase_effects is not None:
+        lines += _texts(Label(zh=f"⏱ 处理『…时』的效果：{state.phase_effects}",
+                              en=f"⏱ phase effects handled here: {state.phase_effects}"), langs)
+    if state.activation_limit is not None:
+        lines += _texts(_LIMIT_TEXT[state.activation_limit.value], langs)
     if state.restricts_chain1:
         lines += _texts(_RESTRICTED_TEXT, langs)
         if state.restriction_ends_after_chain:

@@ -639,7 +639,7 @@ def attack_may_be_stopped(frame: Frame) -> bool:
     """Under the modern rules the attacking player may choose no target after a replay and stop
     the attack (004 ●重新选择攻击对象时可以不选择任何怪兽而停止攻击)."""
     duel = frame.duel
-    return duel.attack is not None and duel.attack.replayed and duel.profile.value == "modern"
+    return duel.attack is not None and duel.attack.replayed and PROFILE_RULES[duel.profile].replay_may_stop_attack
 
 
 @guard

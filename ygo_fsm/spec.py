@@ -88,6 +88,16 @@ class Actor(str, Enum):
     engine = "engine"
 
 
+class ActivationLimit(str, Enum):
+    """Limits on what may be activated in a state (004 ●伤害步骤中，基本上…不能发动卡片。但是…)."""
+
+    damage_step = "damage_step"
+    """Counter traps, effects negating an activation, ATK/DEF changes, mandatory effects, flip
+    effects and a monster's own summon/destruction triggers."""
+    damage_step_after_calculation = "damage_step_after_calculation"
+    """The same without ATK/DEF changes (004 ●增减怪兽的攻击力·守备力的效果只能在到伤害计算前为止的时点发动)."""
+
+
 class StateSpec(_Model):
     """One state of a machine."""
 
@@ -109,6 +119,11 @@ class StateSpec(_Model):
     """An attack is checked after every chain inside this state: cancelled as the chain ends when
     the attacker can no longer attack; replayed once the window after the chain is over when the
     opponent's monsters changed (000 ※攻击中止、战斗回卷的处理)."""
+    phase_effects: str | None = Field(default=None, pattern=_ID)
+    """This open game state handles the phase effects of that phase (『准备流程时～』 …):
+    ``standby_phase``, ``battle_end_step`` or ``end_phase`` (000 ●スタンバイフェイズ【２】…)."""
+    activation_limit: ActivationLimit | None = None
+    """Only some activations are allowed while the duel is in this state (004 伤害步骤)."""
     restriction_ends_after_chain: bool = False
     """The restriction holds only until a chain has resolved in the window (000 ●ドローフェイズ
     【情况Ｂ】: after 「無敗将軍フリード」's chain 「サイクロン」 may be CHAIN1)."""
