@@ -561,3 +561,21 @@ def test_whole_turn_order_of_phases():
     turn_states = [r.dest for r in duel.trace if r.machine == "turn" and r.turn == 2]
     assert turn_states[:8] == ["draw_phase", "standby_phase", "main_phase_1", "choose_next_phase", "battle_phase",
                                "main_phase_2", "end_phase", "turn_end"]
+
+
+def test_hand_size_adjustment_lets_the_turn_player_choose_the_discards() -> None:
+    """000 ●エンドフェイズ【３】◇回合玩家的手卡数目超过6张的场合，选择手卡丢弃: the player chooses which cards."""
+    from ygo_fsm import Setup
+
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "end_phase",
+                                  "players": {"A": {"hand": 6, "cards": [{"card": "cyclone", "zone": "hand"},
+                                                                         {"card": "dark_hole", "zone": "hand"}]}}})
+    duel = Duel(setup)
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.state == "end_phase.hand_size_adjustment"
+    offered = sorted(str(action) for action in duel.legal_actions())
+    assert offered == sorted(["discard cyclone+dark_hole", "discard cyclone", "discard dark_hole", "discard unnamed"])
+    duel.apply("discard cyclone+dark_hole")
+    assert duel.players["A"].hand == 6 and duel.players["A"].hand_cards == []
+    assert {card.uid for card in duel.players["A"].graveyard_cards} == {"cyclone", "dark_hole"}

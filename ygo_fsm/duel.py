@@ -257,7 +257,9 @@ class Duel:
     # --- acting -----------------------------------------------------------------------
 
     def apply(self, action: Action | str) -> None:
-        """Take ``action`` (an :class:`Action` or an event name for the player who must act).
+        """Take ``action`` (an :class:`Action`, or its text for the player who must act:
+        ``"pass"``, ``"activate cyclone>apophis_avatar"``; an action with a single option may be
+        named without it).
 
         Raises :class:`~ygo_fsm.errors.IllegalActionError` naming the state, the action and
         the legal actions when it is not legal; the duel is then left exactly as it was.
@@ -267,6 +269,10 @@ class Duel:
         else:
             (name, choice), player = Action.parse(action), None
         options = self._options()
+        if choice is None:  # an action with a single option may be named without it
+            only = [o for _, _, t, o in options if t.spec.event == name and o is not None]
+            if len(only) == 1 and all(o is not None for _, _, t, o in options if t.spec.event == name):
+                choice = only[0].key
         for holder, level, transition, option in options:
             if (transition.spec.event == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):

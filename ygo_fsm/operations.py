@@ -304,13 +304,21 @@ def draw_card(duel: Duel, player: str) -> int:
     return 1
 
 
-def discard(duel: Duel, player: str, count: int) -> None:
-    """Discard ``count`` cards (unnamed ones first)."""
+def discard(duel: Duel, player: str, count: int, *, chosen: tuple[str, ...] = ()) -> None:
+    """Discard ``count`` cards: the named cards ``chosen`` (uids), then unnamed ones, then named
+    ones in hand order."""
     state = duel.players[player]
-    for _ in range(count):
+    for uid in chosen[:count]:
+        found = find(duel, uid)
+        if found is not None and found[1] is Zone.hand:
+            move(duel, found[2], Zone.graveyard)
+            emit(duel, Event.discarded, player, uid)
+    for _ in range(count - len(chosen[:count])):
         if state.unnamed_hand > 0:
             state.hand -= 1
             state.graveyard += 1
+            emit(duel, Event.discarded, player)
         elif state.hand_cards:
-            move(duel, state.hand_cards[0], Zone.graveyard)
-        emit(duel, Event.discarded, player)
+            card = state.hand_cards[0]
+            move(duel, card, Zone.graveyard)
+            emit(duel, Event.discarded, player, card.uid)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from . import battle, chain, effects, events, operations, summon
@@ -230,15 +231,36 @@ def hand_over_limit(frame: Frame) -> bool:
     return limit is not None and player.hand > limit
 
 
+@chooser
+def discard_choices(frame: Frame) -> list[Choice]:
+    """The turn player chooses which cards to discard down to the limit (000 ●エンドフェイズ【３】
+    选择手卡丢弃): every set of named cards that, with unnamed ones, makes the excess; ``unnamed``
+    when only unnamed cards go."""
+    duel = frame.duel
+    player = duel.players[duel.turn_player]
+    limit = player.hand_size_limit
+    excess = player.hand - limit if limit is not None else 0
+    named = sorted(card.uid for card in player.hand_cards)
+    low = max(0, excess - player.unnamed_hand)
+    choices = []
+    for size in range(low, min(excess, len(named)) + 1):
+        for group in combinations(named, size):
+            choices.append(Choice("+".join(group) if group else "unnamed",
+                                  "、".join(f"「{uid}」" for uid in group) or f"{excess}张手卡"))
+    return choices
+
+
 @callback
 def discard_to_hand_limit(frame: Frame) -> None:
-    """Discard down to the hand size limit; the cards go to the graveyard (000 ●エンドフェイズ【３】)."""
+    """Discard the chosen cards down to the hand size limit; they go to the graveyard (000 ●エンドフェイズ【３】)."""
     duel = frame.duel
     player = duel.players[duel.turn_player]
     limit = player.hand_size_limit
     if limit is not None and player.hand > limit:
         count = player.hand - limit
-        operations.discard(duel, duel.turn_player, count)
+        choice = duel.choice or "unnamed"
+        chosen = () if choice == "unnamed" else tuple(choice.split("+"))
+        operations.discard(duel, duel.turn_player, count, chosen=chosen)
         duel.say(f"回合玩家{duel.turn_player}丢弃{count}张手卡，手卡数目为{player.hand}张")
 
 

@@ -177,7 +177,7 @@ TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
 
 Player = Literal["A", "B"]
-_NAME = r"^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*(#[0-9]+)?(>[a-z][a-z0-9_]*)?)?$"
+_NAME = r"^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*(#[0-9]+)?(>[a-z][a-z0-9_]*)?(\+[a-z][a-z0-9_]*)*)?$"
 ActionName = Annotated[str, Field(pattern=_NAME)]
 """An action: its name, optionally followed by the option chosen (``activate cyclone>apophis_avatar``)."""
 TransitionName = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
