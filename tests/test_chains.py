@@ -1046,3 +1046,25 @@ def test_a_continuous_trap_destroyed_in_response_does_nothing() -> None:
     duel.apply("pass")
     assert duel.where("apophis_avatar") == ("B", Zone.graveyard)
     assert duel.players["B"].monsters == []
+
+
+def test_setting_a_card_opens_a_window_where_cyclone_may_start_chain1() -> None:
+    """000 ※主要流程1中每次进行了不进入连锁的行为之后，『～时』的发动时点 例：自己SET魔法陷阱卡之后，
+    『魔法陷阱覆盖放置时』的发动时点，对方发动「サイクロン」破坏SET的魔法陷阱."""
+    from ygo_fsm.cards import default_library
+
+    shipped = default_library()
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "soul_rope", "zone": "hand"}]},
+                    "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"}]}}})
+    duel = Duel(setup, library={k: shipped[k] for k in ("soul_rope", "cyclone")})
+    duel.apply("set_spell_trap soul_rope")
+    assert duel.state == "main_phase_1.action_window.turn_player"
+    assert duel.where("soul_rope") == ("A", Zone.spell_trap)
+    duel.apply("pass")
+    assert [str(a) for a in duel.legal_actions()] == ["activate cyclone>soul_rope", "pass"]
+    duel.apply("activate cyclone>soul_rope")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("soul_rope") == ("A", Zone.graveyard)

@@ -497,6 +497,20 @@ def change_position(frame: Frame) -> None:
 
 
 @chooser
+def settable_spell_traps(frame: Frame) -> list[Choice]:
+    """Spell and trap cards in the hand, while a spell/trap zone is free
+    (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
+    return summon.settable_spell_traps(frame.duel)
+
+
+@callback
+def set_spell_trap(frame: Frame) -> None:
+    """The turn player Sets a spell or trap card; the window 『魔法陷阱覆盖放置时』 follows
+    (000 ※主要流程1中每次进行了不进入连锁的行为之后 例：自己SET魔法陷阱卡之后…对方发动「サイクロン」)."""
+    summon.set_spell_trap(frame.duel, _choice(frame))
+
+
+@chooser
 def tribute_candidates(frame: Frame) -> list[Choice]:
     """The monsters the summoning player may tribute (000 【怪兽通常***…】２)."""
     return summon.tribute_candidates(frame.duel)

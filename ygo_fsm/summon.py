@@ -271,3 +271,27 @@ def change_position(duel: Duel, uid: str) -> None:
     shown = "守备" if card.position is Position.defence else "攻击"
     duel.say(f"回合玩家{duel.turn_player}把「{card.name}」变成{shown}表示")
 
+
+
+SPELL_TRAP_ZONES = 5
+
+
+def settable_spell_traps(duel: Duel) -> list[Choice]:
+    player = duel.players[duel.turn_player]
+    if len(player.spell_traps) >= SPELL_TRAP_ZONES:
+        return []
+    return [Choice(c.uid, f"「{c.name}」") for c in player.hand_cards
+            if c.card is not None and c.card.type.value in ("spell", "trap")]
+
+
+def set_spell_trap(duel: Duel, uid: str) -> None:
+    """Set a spell or trap card face-down; it counts as Set this turn."""
+    found = find(duel, uid)
+    assert found is not None, uid
+    card = found[2]
+    duel.players[found[0]].hand_cards.remove(card)
+    duel.players[duel.turn_player].spell_traps.append(card)
+    card.face_up = False
+    card.set_turn = duel.turn
+    emit(duel, Event.set_card, duel.turn_player, uid)
+    duel.say(f"回合玩家{duel.turn_player}覆盖放置1张魔法陷阱卡")
