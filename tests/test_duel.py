@@ -415,3 +415,21 @@ def test_terminal_state_ends_the_duel_with_no_legal_action():
     assert duel.is_over and duel.legal_actions() == [] and duel.priority is None
     with pytest.raises(IllegalActionError):
         duel.apply("pass")
+
+
+def test_setup_refuses_impossible_starting_positions() -> None:
+    """A setup must be a position the rules can reach: no spell in the monster zone, no face-down
+    Attack Position monster (002 ●主要阶段1), no Battle Phase on the modern first turn (004)."""
+    import pydantic
+
+    from ygo_fsm import Setup
+
+    with pytest.raises(ValueError, match="not a monster"):
+        Duel(Setup.model_validate({"players": {"A": {"cards": [{"card": "cyclone", "zone": "monster"}]}}}))
+    with pytest.raises(ValueError, match="is a monster"):
+        Duel(Setup.model_validate({"players": {"A": {"cards": [{"card": "jougen", "zone": "spell_trap"}]}}}))
+    with pytest.raises(pydantic.ValidationError, match="Defense Position"):
+        Setup.model_validate({"players": {"A": {"monsters": [{"name": "X", "face_up": False}]}}})
+    with pytest.raises(pydantic.ValidationError, match="first turn has no Battle Phase"):
+        Setup.model_validate({"profile": "modern", "turn": 1, "phase": "battle_phase"})
+    assert Setup.model_validate({"profile": "ocg2008", "turn": 1, "phase": "battle_phase"}).phase == "battle_phase"

@@ -158,6 +158,15 @@ class Duel:
                 if uid in taken:
                     raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {uid!r}")
                 taken.add(uid)
+                if placement.zone is Zone.monster and card.type is not CardType.monster:
+                    raise ValueError(f"players.{player}.cards[{index}]: {card.id} is not a monster; "
+                                     "it cannot be placed in the monster zone")
+                if placement.zone is Zone.spell_trap and card.type is CardType.monster:
+                    raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
+                                     "it cannot be placed in the spell/trap zone")
+                face_down_attack = placement.face_up is False and placement.position.value == "attack"
+                if placement.zone is Zone.monster and face_down_attack:
+                    raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
                 instance = CardInstance.of_card(uid, player, card)
                 instance.position = placement.position
                 default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster

@@ -136,10 +136,11 @@ class Monster(_Model):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    @property
-    def can_declare_attack(self) -> bool:
-        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.)."""
-        return self.face_up and self.position is Position.attack
+    @model_validator(mode="after")
+    def _face_down_is_defence(self) -> Monster:
+        if not self.face_up and self.position is Position.attack:
+            raise ValueError("a face-down monster is in Defense Position (002 ●主要阶段1 不可以变为里侧表示…)")
+        return self
 
 
 class Zone(str, Enum):
@@ -204,6 +205,14 @@ class Setup(_Model):
         if value not in PLAYERS:
             raise ValueError(f"unknown player {value!r}; players are A and B")
         return value
+
+    @model_validator(mode="after")
+    def _phase_exists_this_turn(self) -> Setup:
+        if (self.phase == "battle_phase" and self.turn == 1
+                and not PROFILE_RULES[self.profile].first_turn_battle_phase):
+            raise ValueError("the first turn has no Battle Phase under this profile "
+                             "(004 ●先攻第1回合游戏玩家不能进行战斗阶段)")
+        return self
 
     @model_validator(mode="after")
     def _complete_players(self) -> Setup:
