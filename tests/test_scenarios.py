@@ -74,6 +74,7 @@ BROKEN = {
     "unknown_state.yaml": "steps[0].pass_until: unknown state path 'main_phase_3'",
     "missing_rule.yaml": "rule: required field is missing",
     "bad_setup.yaml": "setup.players.A.hand_limit:",
+    "unknown_card_uid.yaml": "steps[0].expect: unknown card 'dark_hole'",
 }
 
 

@@ -21,7 +21,18 @@ from .effects import Choice, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
 from .events import Occurrence
-from .game import PLAYERS, PROFILE_RULES, CardInstance, PlayerState, Profile, Setup, TurnEffect, Zone, other_player
+from .game import (
+    PLAYERS,
+    PROFILE_RULES,
+    CardInstance,
+    PlayerState,
+    Profile,
+    Setup,
+    TurnEffect,
+    Zone,
+    other_player,
+    placement_uids,
+)
 from .rules import guard_citation
 from .spec import DONE_EVENT, Actor, Role
 from .summon import Summon
@@ -145,19 +156,13 @@ class Duel:
         self._settle()
 
     def _place_cards(self, setup: Setup) -> None:
-        taken: set[str] = {m.uid for p in self.players.values() for m in p.monsters}
+        uids = placement_uids(setup)
         for player in PLAYERS:
             for index, placement in enumerate(setup.players[player].cards):
                 card = self.library.get(placement.card)
                 if card is None:
                     raise ValueError(f"players.{player}.cards[{index}]: unknown card {placement.card!r}")
-                uid = placement.uid or placement.card
-                number = 2
-                while uid in taken and placement.uid is None:
-                    uid, number = f"{placement.card}_{number}", number + 1
-                if uid in taken:
-                    raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {uid!r}")
-                taken.add(uid)
+                uid = uids[(player, index)]
                 if placement.zone is Zone.monster and card.type is not CardType.monster:
                     raise ValueError(f"players.{player}.cards[{index}]: {card.id} is not a monster; "
                                      "it cannot be placed in the monster zone")

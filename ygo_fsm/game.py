@@ -297,7 +297,7 @@ class PlayerState:
         self.lingering: list[CardInstance] = []
         for index, monster in enumerate(setup.monsters):
             self.monsters.append(CardInstance(
-                f"{player.lower()}_monster_{index + 1}", player, name=monster.name, atk=monster.atk,
+                monster_uid(player, index), player, name=monster.name, atk=monster.atk,
                 defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
 
     def zone_list(self, zone: Zone) -> list[CardInstance]:
@@ -348,3 +348,27 @@ class PlayerState:
     def hand_size_limit(self) -> int | None:
         """The hand size limit now in force (``None`` for no limit)."""
         return HAND_LIMITS[self.hand_limit]
+
+
+def monster_uid(player: str, index: int) -> str:
+    """The uid of a monster given in ``players.<player>.monsters`` (by its place, from 1)."""
+    return f"{player.lower()}_monster_{index + 1}"
+
+
+def placement_uids(setup: Setup) -> dict[tuple[str, int], str]:
+    """The uid of each library card placed by ``setup``, by (player, index in ``cards``): its
+    ``uid``, else its card id, with ``_2``, ``_3`` … for later copies. Raises ``ValueError`` for
+    a uid given twice."""
+    taken = {monster_uid(p, i) for p in PLAYERS for i in range(len(setup.players[p].monsters))}
+    uids: dict[tuple[str, int], str] = {}
+    for player in PLAYERS:
+        for index, placement in enumerate(setup.players[player].cards):
+            uid = placement.uid or placement.card
+            number = 2
+            while uid in taken and placement.uid is None:
+                uid, number = f"{placement.card}_{number}", number + 1
+            if uid in taken:
+                raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {uid!r}")
+            taken.add(uid)
+            uids[(player, index)] = uid
+    return uids

@@ -53,17 +53,18 @@ The format
           not_legal: [enter_battle_phase]  # these must not be offered now
           taken: [first_turn_no_draw]      # transitions taken since the previous expect step
           not_taken: [card_drawn]          # transitions not taken since the previous expect step
-          chain: [{card: dark_hole, by: A}, {card: my_body_as_a_shield, by: B}]   # now, CHAIN1 first
-          resolved: [royal_curse, {card: my_body_as_a_shield, negated: true}, dark_hole]
+          chain: [{card: last_battle, by: B}]   # now, CHAIN1 first (card uids)
+          resolved: [{card: my_body_as_a_shield, negated: true}, last_battle]
                                            # links resolved since the previous expect step, in order
-          cards: {killer_snake: graveyard} # zones of named cards (hand, monster, spell_trap, graveyard …)
+          cards: {jougen: graveyard}       # zones of named cards (hand, monster, spell_trap, graveyard …)
           monsters: {A: 1, B: 0}           # monsters each player controls
-          positions: {sapphire_dragon: defence}   # attack | defence | face_down_defence
-          attack: {attacker: beetle_armor_knight, target: spirit_dragon, outcome: fought,
-                   replayed: false, battle_damage: {B: 900}, destroyed: [spirit_dragon]}
+          positions: {face_down: face_down_defence}   # attack | defence | face_down_defence
+          attack: {attacker: a_monster_1, target: face_down, outcome: fought,
+                   replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
                                            # (outcome: in_progress | cancelled | stopped | fought)
-          attacked: [beetle_armor_knight]  # monsters that declared an attack this turn
+          attacked: [a_monster_1]          # monsters that declared an attack this turn
+                                           # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
         by: B                              # optional: refused to that player
         reason: B does not hold priority   # optional: text the refusal must contain
@@ -148,7 +149,7 @@ from pydantic import (
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
-from .game import Setup, Zone
+from .game import Setup, Zone, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
 
@@ -344,7 +345,7 @@ Step = Annotated[
 
 
 class Scenario(_Model):
-    """A scenario file (format version 1)."""
+    """A scenario file (format version 3)."""
 
     name: str = Field(min_length=1)
     rule: str = Field(pattern=CITATION.pattern)
@@ -366,7 +367,7 @@ def scenario_json_schema() -> dict[str, Any]:
     schema = Scenario.model_json_schema()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "ygo-fsm scenario (version 1)",
+        "title": "ygo-fsm scenario (version 3)",
         "description": "A duel's setup and the steps that play and check it; see ygo_fsm.scenario.",
         **{key: value for key, value in schema.items() if key not in ("title", "description")},
     }
@@ -426,6 +427,16 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
             raise ScenarioError(f"{source}: {item}: unknown state path {path!r}; a path starts with a state "
                                 f"of the turn machine: {', '.join(rulebook.specs['turn'].state_ids())}") from None
 
+    try:
+        uids = set(placement_uids(scenario.setup).values())
+    except ValueError as exc:
+        raise ScenarioError(f"{source}: setup.{exc}") from None
+    uids |= {monster_uid(p, i) for p in scenario.setup.players for i in range(len(scenario.setup.players[p].monsters))}
+
+    def card(item: str, uid: str) -> None:
+        if uid not in uids:
+            raise ScenarioError(f"{source}: {item}: unknown card {uid!r}; the setup names: {', '.join(sorted(uids))}")
+
     turn_states = rulebook.specs["turn"].state_ids()
     if scenario.setup.phase not in turn_states:
         raise ScenarioError(f"{source}: setup.phase: unknown phase {scenario.setup.phase!r}; "
@@ -446,6 +457,16 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
             for key in ("legal", "not_legal"):
                 for number, name in enumerate(getattr(expect, key)):
                     action(f"{where}.expect.{key}[{number}]", name)
+            for uid in (*expect.cards, *expect.positions, *(expect.attacked or ())):
+                card(f"{where}.expect", uid)
+            for link in expect.chain or ():
+                card(f"{where}.expect.chain", link.card)
+            for resolved in expect.resolved or ():
+                card(f"{where}.expect.resolved", resolved if isinstance(resolved, str) else resolved.card)
+            if expect.attack is not None:
+                for uid in (expect.attack.attacker, expect.attack.target, *(expect.attack.destroyed or ())):
+                    if uid is not None and uid != "direct":
+                        card(f"{where}.expect.attack", uid)
             for key in ("taken", "not_taken"):
                 for number, name in enumerate(getattr(expect, key)):
                     if name not in transitions:
