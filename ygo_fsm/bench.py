@@ -114,7 +114,6 @@ Enters = tuple[tuple[str, str, str], ...]
 Candidate = tuple[str, tuple[AnyGuard, ...], tuple[AnyGuard, ...], tuple[AnyCallback, ...], Enters]
 #: ``(machine, source, event) -> candidates in declaration order``.
 DispatchTable = dict[tuple[str, str, str], list[Candidate]]
-#: One recorded step: ``(machine, source, event, dest)``.
 Step = tuple[str, str, str, str, str | None, str]
 """(machine, source, event, dest, choice, actor) of one recorded transition."""
 

@@ -96,7 +96,6 @@ class Event(str, Enum):
     drawn = "drawn"
     normal_summoned = "normal_summoned"
     special_summoned = "special_summoned"
-    summon_declared = "summon_declared"
     set_card = "set_card"
     discarded = "discarded"
     destroyed = "destroyed"
@@ -245,10 +244,6 @@ class EffectSpec(_Model):
     @property
     def starts_chain_link(self) -> bool:
         return self.kind not in (EffectKind.continuous, EffectKind.processing)
-
-    @property
-    def has_specific_timing(self) -> bool:
-        return bool(self.events) or self.phase is not None
 
     @property
     def is_trigger_like(self) -> bool:

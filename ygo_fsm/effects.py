@@ -272,10 +272,10 @@ def phase_processing(duel: Duel, player: str) -> list[Choice]:
     return choices
 
 
-def pending_phase_effects(duel: Duel, player: str, *, mandatory_only: bool = True) -> bool:
-    """``player`` still has phase effects to activate or process in this phase."""
+def pending_phase_effects(duel: Duel, player: str) -> bool:
+    """``player`` still has mandatory phase effects to activate or process in this phase."""
     for zone, card, index, effect in effects_of(duel, player):
-        if effect.phase is None or (mandatory_only and not effect.mandatory):
+        if effect.phase is None or not effect.mandatory:
             continue
         if _phase_effect_pending(duel, card, index, effect) and conditions_hold(duel, player, zone, card, effect):
             return True
