@@ -140,10 +140,23 @@ class PlayResult:
 # --- setup -----------------------------------------------------------------------------------
 
 
+BENCH_CARDS: tuple[dict[str, Any], ...] = (
+    {"card": "cyclone", "zone": "hand"},
+    {"card": "rogue_mercenaries", "zone": "hand"},
+    {"card": "my_body_as_a_shield", "zone": "spell_trap"},
+    {"card": "soul_rope", "zone": "spell_trap"},
+    {"card": "reflect_bounder", "zone": "deck"},
+)
+"""Library cards each player starts with, so random play also builds chains, opens windows
+with triggers, summons through the summon procedure and fights with chains in the Battle Step."""
+
+
 def bench_setup(deck: int = 40, hand: int = 5) -> Setup:
-    """The setup of every benchmark duel: modern rules, both players with ``deck`` cards, and
-    one face-up Attack Position monster each (so Battle Phases reach the Battle Step)."""
-    player = {"deck": deck, "hand": hand, "monsters": [{"name": "Benchmark Monster", "atk": 1000}]}
+    """The setup of every benchmark duel: modern rules, both players with ``deck`` unnamed cards,
+    one face-up Attack Position monster each (so Battle Phases reach the Battle Step) and the
+    :data:`BENCH_CARDS`."""
+    player = {"deck": deck, "hand": hand, "monsters": [{"name": "Benchmark Monster", "atk": 1000}],
+              "cards": list(BENCH_CARDS)}
     return Setup.model_validate({"players": {p: player for p in PLAYERS}})
 
 
@@ -155,7 +168,8 @@ def _game_data(duel: Duel) -> dict[str, Any]:
         "winner": duel.winner,
         "is_over": duel.is_over,
         "players": {
-            p: (state.lp, state.hand, state.deck, state.graveyard) for p, state in duel.players.items()
+            p: (state.lp, state.hand, state.deck, state.graveyard, len(state.monsters), len(state.spell_traps))
+            for p, state in duel.players.items()
         },
     }
 
@@ -311,6 +325,7 @@ def fresh_replay_duel(setup: Setup) -> Duel:
     duel.turn = setup.turn
     duel.turn_player = setup.turn_player
     duel.players = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
+    duel._place_cards(setup)
     for name in ("chain", "chain_finished", "events", "window", "handled", "attack",
                  "last_attack", "summon", "used_once", "normal_summon_turn", "draw_replaced_turn",
                  "last_action_summon", "resolutions", "battle_phase_number"):
@@ -363,6 +378,7 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
             duel.choice, duel.actor = choice, (None if actor == "engine" else actor)
             for callback in callbacks:
                 callback(frame)
+            duel.check_lp()  # as the engine does after every transition
             duel.choice = duel.actor = None
             del stack[stack.index(frame) + 1:]
             for child, initial, invoked_as in enters:
