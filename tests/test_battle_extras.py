@@ -174,3 +174,25 @@ def test_the_window_after_the_chain_opens_even_when_the_attack_is_cancelled() ->
     duel.apply("pass")
     assert duel.attack is not None and duel.attack.outcome == "cancelled"
     assert duel.state == "battle_phase.attack_declaration.battle_step_priority.window.turn_player"
+
+
+def test_a_monster_that_attacks_in_defence_keeps_attacking_when_changed_to_defence() -> None:
+    """000 ※攻击中止…（「絶対防御将軍」等守备表示的状态也可以攻击的怪兽变成守备表示的场合，攻击仍有效）."""
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"cards": [{"card": "total_defense_shogun", "zone": "monster"}]},
+                    "B": {"monsters": [{"name": "Target", "atk": 2000}],
+                          "cards": [{"card": "zero_gravity", "zone": "spell_trap"}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack total_defense_shogun")
+    duel.apply("choose_target b_monster_1")
+    pass_until(duel, "battle_phase.attack_declaration.battle_step_priority.opponent")
+    duel.apply("activate zero_gravity")      # it goes to Defense Position
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.players["A"].monsters[0].position.value == "defence"
+    assert duel.attack is not None and duel.attack.outcome == "", "the attack goes on"
+    pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
+    # its DEF 2500 against the target, now in Defense Position (DEF 0): the target is destroyed
+    assert duel.attack is not None and duel.attack.destroyed == ["b_monster_1"]

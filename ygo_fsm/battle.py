@@ -21,7 +21,7 @@ module answers what it does. Rules used here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .cards import Event, Op
 from .chain import Link
@@ -46,7 +46,7 @@ class Attack:
     opponent_monsters: tuple[str, ...] = ()
     """The opponent's monsters when the target was chosen (for replay)."""
     replayed: bool = False
-    outcome: str = ""
+    outcome: Literal["", "cancelled", "stopped", "fought"] = ""
     """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
     destroyed: list[str] = field(default_factory=list)
     battle_damage: dict[str, int] = field(default_factory=dict)
@@ -145,7 +145,7 @@ def attacker_cannot_attack(duel: Duel) -> bool:
     if attack is None or attack.outcome:
         return False
     monster = _monster(duel, attack.attacker)
-    return (monster is None or monster.position is not Position.attack
+    return (monster is None or not monster.can_declare_attack
             or duel.effect_applies(TurnEffect.cannot_attack) or duel.effect_applies(TurnEffect.battle_phase_ended))
 
 
@@ -213,26 +213,29 @@ def calculate(duel: Duel) -> None:
     player, opponent = attack.player, other_player(attack.player)
     target = _monster(duel, attack.target)
     lines = []
+    # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF
+    power = attacker.defence if attacker.position is Position.defence else attacker.atk
+    shown = f"「{attacker.name}」{'守' if attacker.position is Position.defence else '攻'}{power}"
     if target is None:
         if attack.direct:
-            _battle_damage(duel, opponent, attacker.atk)
-            lines.append(f"「{attacker.name}」攻{attacker.atk} 直接攻击")
+            _battle_damage(duel, opponent, power)
+            lines.append(f"{shown} 直接攻击")
     elif target.position is Position.attack:
-        lines.append(f"「{attacker.name}」攻{attacker.atk} VS 「{target.name}」攻{target.atk}")
-        if attacker.atk > target.atk:
-            _battle_damage(duel, opponent, attacker.atk - target.atk)
+        lines.append(f"{shown} VS 「{target.name}」攻{target.atk}")
+        if power > target.atk:
+            _battle_damage(duel, opponent, power - target.atk)
             attack.destroyed.append(target.uid)
-        elif attacker.atk < target.atk:
-            _battle_damage(duel, player, target.atk - attacker.atk)
+        elif power < target.atk:
+            _battle_damage(duel, player, target.atk - power)
             attack.destroyed.append(attacker.uid)
-        elif attacker.atk > 0:
+        elif power > 0:
             attack.destroyed += [attacker.uid, target.uid]
     else:
-        lines.append(f"「{attacker.name}」攻{attacker.atk} VS 「{target.name}」守{target.defence}")
-        if attacker.atk > target.defence:
+        lines.append(f"{shown} VS 「{target.name}」守{target.defence}")
+        if power > target.defence:
             attack.destroyed.append(target.uid)
-        elif attacker.atk < target.defence:
-            _battle_damage(duel, player, target.defence - attacker.atk)
+        elif power < target.defence:
+            _battle_damage(duel, player, target.defence - power)
     for who, amount in attack.battle_damage.items():
         lines.append(f"{who}受到{amount}分战斗伤害")
     if attack.destroyed:

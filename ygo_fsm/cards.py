@@ -284,6 +284,8 @@ class CardSpec(_Model):
     race: str = ""
     special_summon_only: bool = False
     """A monster that cannot be normal summoned or set."""
+    attacks_in_defence: bool = False
+    """It may attack in Defense Position, its DEF used as its attack value (「絶対防御将軍」)."""
     special_summon_procedure: str = ""
     """Its own way to be special summoned: ``opponent_controls_monsters_you_control_none``
     (「サイバー・ドラゴン」), or ``cost`` — paying :attr:`special_summon_cost` (条件召喚)."""

@@ -261,9 +261,15 @@ class CardInstance:
         return clone
 
     @property
+    def attacks_in_defence(self) -> bool:
+        """It may attack in Defense Position (「絶対防御将軍」, 000 ※攻击中止…)."""
+        return self.card is not None and self.card.attacks_in_defence
+
+    @property
     def can_declare_attack(self) -> bool:
-        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.)."""
-        return self.face_up and self.position is Position.attack
+        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.), or a
+        face-up monster that may attack in Defense Position."""
+        return self.face_up and (self.position is Position.attack or self.attacks_in_defence)
 
     def __repr__(self) -> str:
         return f"<{self.uid} {self.name}>"

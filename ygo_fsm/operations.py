@@ -128,9 +128,7 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     if kind is Op.negate_activation:
         return _negate_previous(duel, op, link)
     if kind is Op.negate_summon:
-        from .summon import negate
-
-        return negate(duel)
+        return _negate_summon(duel)
     if kind is Op.last_battle_judgement:
         return _last_battle(duel)
     if kind is Op.replace_draw:
@@ -277,6 +275,22 @@ def _negate_previous(duel: Duel, op: Operation, link: Link) -> str:
             and negated.controller != link.controller):
         emit(duel, Event.activation_negated_by_counter_trap, negated.controller, negated.uid)
     return f"「{negated.name}」发动无效" + ("并且破坏" if op.destroy else "")
+
+
+def _negate_summon(duel: Duel) -> str:
+    """The summon in progress is negated: the monster goes to the graveyard, not "destroyed"
+    (000 【怪兽通常***…】４·***被无效的怪兽，不被视为从任何地方破坏送去墓地)."""
+    summon = duel.summon
+    if summon is None or summon.negated:
+        return ""
+    summon.negated = True
+    card = summon.card
+    if card is None:
+        return ""
+    summon.card = None
+    card.face_up = True
+    duel.players[card.owner].graveyard_cards.append(card)
+    return f"「{card.name}」的召唤无效，送去墓地"
 
 
 def _last_battle(duel: Duel) -> str:

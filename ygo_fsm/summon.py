@@ -23,7 +23,7 @@ it attacked; a Set monster may be flip summoned from the turn after it was Set.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .cards import CardSpec, Event, SpecialSummonCost
 from .effects import Choice, find
@@ -37,12 +37,15 @@ if TYPE_CHECKING:
 KIND_TEXT = {"normal": "通常召唤", "set": "里侧表示通常召唤（SET）", "flip": "反转召唤", "special": "特殊召唤"}
 
 
+SummonKind = Literal["normal", "set", "flip", "special"]
+
+
 @dataclass
 class Summon:
     """The summon in progress."""
 
     uid: str
-    kind: str
+    kind: SummonKind
     player: str
     tributes_needed: int = 0
     tributes: list[str] = field(default_factory=list)
@@ -126,7 +129,7 @@ def position_changeable(duel: Duel) -> list[Choice]:
             and m.attacked_turn != duel.turn]
 
 
-def begin(duel: Duel, uid: str, kind: str) -> None:
+def begin(duel: Duel, uid: str, kind: SummonKind) -> None:
     """Step 1: the summon is declared."""
     found = find(duel, uid)
     assert found is not None, uid
@@ -197,22 +200,6 @@ def is_set(duel: Duel) -> bool:
 
 def negated(duel: Duel) -> bool:
     return duel.summon is not None and duel.summon.negated
-
-
-def negate(duel: Duel) -> str:
-    """A summon-negating effect resolves: the monster goes to the graveyard, not "destroyed"
-    (000 ·***被无效的怪兽，不被视为从任何地方破坏送去墓地)."""
-    summon = duel.summon
-    if summon is None or summon.negated:
-        return ""
-    summon.negated = True
-    card = summon.card
-    if card is None:
-        return ""
-    summon.card = None
-    card.face_up = True
-    duel.players[card.owner].graveyard_cards.append(card)
-    return f"「{card.name}」的召唤无效，送去墓地"
 
 
 def succeed(duel: Duel) -> None:
