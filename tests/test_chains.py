@@ -1068,3 +1068,25 @@ def test_setting_a_card_opens_a_window_where_cyclone_may_start_chain1() -> None:
     duel.apply("pass")
     duel.apply("pass")
     assert duel.where("soul_rope") == ("A", Zone.graveyard)
+
+
+def test_maintenance_cost_is_processed_without_a_chain_link() -> None:
+    """000 ●スタンバイフェイズ【２】·『准备流程时～』的维持COST的处理（不进入连锁）「平和の使者」: the turn player
+    pays it with priority; both passing with it still unpaid, the turn player must handle it first."""
+    from ygo_fsm.cards import default_library
+
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "standby_phase",
+        "players": {"A": {"cards": [{"card": "messenger_of_peace", "zone": "spell_trap", "face_up": True}]}}})
+    duel = Duel(setup, library={"messenger_of_peace": default_library()["messenger_of_peace"]})
+    assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.state == "standby_phase.open.turn_player_handles"
+    duel.apply("process messenger_of_peace")
+    assert duel.players["A"].lp == 7900 and duel.chain == []
+    duel.apply("pass")                       # the window after the processing
+    duel.apply("pass")
+    duel.apply("pass")                       # priority back to the turn player; nothing left
+    duel.apply("pass")
+    assert duel.in_state("main_phase_1")
