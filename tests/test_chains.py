@@ -1090,3 +1090,30 @@ def test_maintenance_cost_is_processed_without_a_chain_link() -> None:
     duel.apply("pass")                       # priority back to the turn player; nothing left
     duel.apply("pass")
     assert duel.in_state("main_phase_1")
+
+
+def test_an_until_end_phase_effect_ends_there_without_a_chain_link() -> None:
+    """000 ●エンドフェイズ【２】·『回合结束为止～』『结束流程为止～』的效果结束（不进入连锁）「突進」等影响怪兽的
+    攻击力、守备力的效果结束，怪兽攻击力、守备力复原."""
+    from ygo_fsm.cards import default_library
+
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"monsters": [{"name": "X", "atk": 1000}],
+                          "cards": [{"card": "rush_recklessly", "zone": "hand"}]}}})
+    duel = Duel(setup, library={"rush_recklessly": default_library()["rush_recklessly"]})
+    duel.apply("activate rush_recklessly>a_monster_1")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.players["A"].monsters[0].atk == 1700
+    for _ in range(20):
+        if duel.in_state("end_phase.open"):
+            break
+        duel.apply("pass" if "pass" in {a.name for a in duel.legal_actions()} else "enter_end_phase")
+    assert duel.in_state("end_phase.open.turn_player")
+    assert [str(a) for a in duel.legal_actions()] == ["pass", "process until_a_monster_1"]
+    duel.apply("pass")
+    duel.apply("pass")                       # both passed with it pending: the turn player ends it
+    assert duel.state == "end_phase.open.turn_player_handles"
+    duel.apply("process until_a_monster_1")
+    assert duel.players["A"].monsters[0].atk == 1000 and duel.chain == []

@@ -328,7 +328,7 @@ def fresh_replay_duel(setup: Setup) -> Duel:
     duel._place_cards(setup)
     for name in ("chain", "chain_finished", "events", "window", "handled", "attack",
                  "last_attack", "summon", "used_once", "normal_summon_turn", "draw_replaced_turn",
-                 "last_action_summon", "resolutions", "battle_phase_number"):
+                 "last_action_summon", "resolutions", "battle_phase_number", "expiring"):
         setattr(duel, name, getattr(clean, name))
     duel.battle_phase_number = 1 if setup.phase == "battle_phase" else 0
     duel.winner = None

@@ -164,6 +164,8 @@ class Operation(_Model):
     from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
     position: str = "attack"
     destroy: bool = False
+    until: Phase | None = None
+    """For ``modify_atk``: the change lasts until that phase (『…为止』), where it ends without a chain link."""
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 

@@ -288,7 +288,11 @@ def finish_chain(duel: Duel) -> None:
 
 
 def process_phase_effect(duel: Duel, player: str, key: str) -> None:
-    """Handle a phase effect that starts no chain link (000: 效果的处理（不进入连锁）)."""
+    """Handle a phase effect that starts no chain link (000: 效果的处理（不进入连锁）), or end an
+    effect that lasted until this phase (000: 『…为止～』的效果结束（不进入连锁））."""
+    if key.startswith("until_"):
+        _end_expiry(duel, player, key.removeprefix("until_"))
+        return
     uid, index, _ = parse_key(key)
     found = find(duel, uid)
     assert found is not None and found[2].card is not None, key
@@ -299,3 +303,14 @@ def process_phase_effect(duel: Duel, player: str, key: str) -> None:
     link = Link(0, card.uid, index, player, 0, card.name)
     results = [run_operation(duel, op, link, card) for op in effect.resolution]
     duel.say(f"{player_text(duel, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
+
+
+def _end_expiry(duel: Duel, player: str, uid: str) -> None:
+    expiry = next(e for e in duel.expiring if e.uid == uid and e.controller == player)
+    duel.expiring.remove(expiry)
+    found = find(duel, uid)
+    if found is not None:
+        found[2].atk = max(0, found[2].atk - expiry.atk)
+        duel.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
+    else:
+        duel.say(f"「{expiry.source}」的效果结束")

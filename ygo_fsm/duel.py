@@ -20,7 +20,7 @@ from .chain import Link, Window, current_tier
 from .effects import Choice, find
 from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
-from .events import Occurrence
+from .events import Expiry, Occurrence
 from .game import (
     PLAYERS,
     PROFILE_RULES,
@@ -93,7 +93,7 @@ class Duel:
         "_priority", "_option_cache", "library", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
         "resolutions", "attack", "last_attack", "battle_phase_number", "summon", "used_once",
-        "draw_replaced_turn",
+        "draw_replaced_turn", "expiring",
     )
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
@@ -126,6 +126,8 @@ class Duel:
         self.summon: Summon | None = None
         self.used_once: set[tuple[str, int, int]] = set()
         self.draw_replaced_turn = 0
+        self.expiring: list[Expiry] = []
+        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
         self.battle_phase_number = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
@@ -331,6 +333,7 @@ class Duel:
         clone.summon = self.summon.copy() if self.summon is not None else None
         clone.used_once = set(self.used_once)
         clone.draw_replaced_turn = self.draw_replaced_turn
+        clone.expiring = list(self.expiring)
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)

@@ -40,6 +40,7 @@ from .cards import (
     Phase,
     Target,
 )
+from .events import Expiry
 from .game import CardInstance, Zone, other_player
 from .spec import ActivationLimit
 
@@ -262,9 +263,16 @@ def _in_open_state(duel: Duel) -> bool:
     return len(frames) >= 2 and frames[-1].machine == "priority" and frames[-2].state == "open"
 
 
+def _expiring(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
+    """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
+    return [(number, expiry) for number, expiry in enumerate(duel.expiring)
+            if expiry.controller == player and in_phase_open_state(duel, Phase(expiry.phase))]
+
+
 def phase_processing(duel: Duel, player: str) -> list[Choice]:
-    """Phase effects handled without a chain link that ``player`` may process now."""
-    choices = []
+    """Phase effects handled without a chain link that ``player`` may process now, and the
+    『…为止』 effects ending now (``until_<monster uid>``)."""
+    choices = [Choice(f"until_{expiry.uid}", f"「{expiry.source}」的效果结束") for _, expiry in _expiring(duel, player)]
     for zone, card, index, effect in effects_of(duel, player):
         if (effect.kind is EffectKind.processing and _phase_effect_pending(duel, card, index, effect)
                 and conditions_hold(duel, player, zone, card, effect)):
@@ -273,7 +281,10 @@ def phase_processing(duel: Duel, player: str) -> list[Choice]:
 
 
 def pending_phase_effects(duel: Duel, player: str) -> bool:
-    """``player`` still has mandatory phase effects to activate or process in this phase."""
+    """``player`` still has mandatory phase effects to activate or process in this phase
+    (an effect lasting until this phase must end in it)."""
+    if _expiring(duel, player):
+        return True
     for zone, card, index, effect in effects_of(duel, player):
         if effect.phase is None or not effect.mandatory:
             continue

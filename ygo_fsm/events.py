@@ -26,3 +26,19 @@ class Occurrence:
 
 def emit(duel: Duel, event: Event, player: str, uid: str | None = None) -> None:
     duel.events.append(Occurrence(event, player, uid))
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """An effect that lasts "until" a phase (『…为止』): it ends there, without a chain link,
+    handled by its controller (000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁））."""
+
+    phase: str
+    """The phase whose open game state ends it (``end_phase`` …)."""
+    controller: str
+    uid: str
+    """The monster it changed."""
+    atk: int
+    """The ATK change to undo."""
+    source: str
+    """The card the effect came from (for narration)."""

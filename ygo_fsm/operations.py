@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .cards import RESOLUTIONS, CardSpec, EffectKind, Event, Op, Operation
 from .effects import find, move, player_text
-from .events import emit
+from .events import Expiry, emit
 from .game import CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
 
 if TYPE_CHECKING:
@@ -179,7 +179,11 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         modified: CardInstance | None = card if op.what == "self" else (found[2] if found is not None else None)
         if modified is None:
             return ""
+        before = modified.atk
         modified.atk = max(0, modified.atk + op.amount)
+        if op.until is not None:
+            change = modified.atk - before
+            duel.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name))
         return f"「{modified.name}」的攻击力变成{modified.atk}"
     if kind is Op.win:
         duel.end_duel(winner=link.controller, reason="effect")
