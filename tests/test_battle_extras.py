@@ -137,6 +137,11 @@ def test_silver_screen_applies_after_the_declaration() -> None:
     assert duel.in_state("battle_phase.attack_declaration.declaration_window")
     assert duel.players["A"].monsters[0].atk == 950
     assert duel.chain == []
+    pass_until(duel, "battle_phase.end_step")
+    duel.apply("pass")                      # A; B ends the halving, which lasts until the End Step
+    assert [str(a) for a in duel.legal_actions()] == ["process until_a_monster_1"]
+    duel.apply("process until_a_monster_1")
+    assert duel.players["A"].monsters[0].atk == 1900
 
 
 def test_cancel_is_checked_after_a_chain_started_in_the_window_after_another_chain() -> None:

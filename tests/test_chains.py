@@ -1117,3 +1117,41 @@ def test_an_until_end_phase_effect_ends_there_without_a_chain_link() -> None:
     assert duel.state == "end_phase.open.turn_player_handles"
     duel.apply("process until_a_monster_1")
     assert duel.players["A"].monsters[0].atk == 1000 and duel.chain == []
+
+
+def test_last_battles_end_phase_effect_lasts_only_its_turn() -> None:
+    """000 ●エンドフェイズ 例: 「ラストバトル！」's effect is processed in the End Phase of the turn it
+    resolved; in later turns it is gone (the card is in the graveyard)."""
+    from ygo_fsm.cards import default_library
+
+    shipped = default_library()
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 2, "phase": "end_phase",
+        "players": {"A": {"monsters": [{"name": "X", "atk": 100}, {"name": "Y", "atk": 100}]},
+                    "B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}})
+    duel = Duel(setup, library={"last_battle": shipped["last_battle"]})
+    duel.apply("pass")
+    assert [str(a) for a in duel.legal_actions()] == ["process last_battle#2", "pass"]
+    duel.apply("pass")                      # B passes; it is mandatory: B must process it
+    duel.apply("process last_battle#2")
+    assert duel.is_over and duel.winner == "A"
+
+
+def test_a_lingering_effect_is_gone_the_next_turn() -> None:
+    """「このターンのエンドフェイズ時」: an effect of a resolved card applies in that turn only."""
+    from ygo_fsm.cards import default_library
+
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 2, "phase": "main_phase_2",
+        "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}})
+    duel = Duel(setup, library={"last_battle": default_library()["last_battle"]})
+    duel.apply("pass")
+    duel.apply("pass")
+    duel.apply("pass")                      # End Phase: A passes
+    duel.apply("pass")                      # B: it is pending and mandatory
+    duel.apply("process last_battle#2")
+    assert duel.is_over and duel.winner is None  # neither player controls a monster: a draw
+    later = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "turn_end",
+                                       "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}}),
+                 library={"last_battle": default_library()["last_battle"]})
+    assert later.turn == 3 and later.where("last_battle") == ("B", Zone.graveyard)

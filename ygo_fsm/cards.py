@@ -165,7 +165,8 @@ class Operation(_Model):
     position: str = "attack"
     destroy: bool = False
     until: Phase | None = None
-    """For ``modify_atk``: the change lasts until that phase (『…为止』), where it ends without a chain link."""
+    """For ``modify_atk`` / ``halve_atk``: the change lasts until that phase (『…为止』), where it ends
+    without a chain link."""
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 

@@ -346,7 +346,12 @@ class Duel:
     # --- used by callbacks ------------------------------------------------------------
 
     def begin_next_turn(self) -> None:
-        """The next turn begins; the other player becomes the turn player."""
+        """The next turn begins; the other player becomes the turn player. Effects of resolved
+        cards that applied "this turn" (「ラストバトル！」's End Phase) are over: those cards go to
+        the graveyard."""
+        for state in self.players.values():
+            state.graveyard_cards.extend(state.lingering)
+            state.lingering.clear()
         self.turn += 1
         self.turn_player = self.opponent
 

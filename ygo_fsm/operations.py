@@ -148,7 +148,11 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         found = find(duel, attack.attacker) if attack is not None else None
         if found is None:
             return ""
-        found[2].atk //= 2
+        halved = found[2]
+        before = halved.atk
+        halved.atk //= 2
+        if op.until is not None:
+            duel.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name))
         return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
     if kind is Op.discard:
         player = _player_for(duel, link, op.to)
