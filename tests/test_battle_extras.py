@@ -109,11 +109,11 @@ def test_end_step_phase_effects_are_handled_before_the_battle_phase_ends() -> No
     assert duel.in_state("main_phase_2")
 
 
-def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]]) -> Duel:
+def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]], target_atk: int = 1000) -> Duel:
     setup = Setup.model_validate({
         "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}], "cards": cards_a},
-                    "B": {"monsters": [{"name": "Target", "atk": 1000}], "cards": cards_b}}})
+                    "B": {"monsters": [{"name": "Target", "atk": target_atk}], "cards": cards_b}}})
     duel = Duel(setup)
     pass_until(duel, "battle_phase.battle_step")
     return duel
@@ -130,7 +130,8 @@ def test_toll_is_paid_on_the_declaration_without_a_chain_link() -> None:
 
 def test_silver_screen_applies_after_the_declaration() -> None:
     """000 【怪兽的攻击宣言…】３攻击宣言后处理的效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用."""
-    duel = _attack_with([], [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}])
+    duel = _attack_with([], [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}],
+                        target_atk=500)
     duel.apply("declare_attack a_monster_1")
     assert duel.players["A"].monsters[0].atk == 1900, "not yet at step 2"
     duel.apply("choose_target b_monster_1")
