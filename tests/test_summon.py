@@ -607,3 +607,14 @@ def test_no_position_change_after_attacking() -> None:
     offered = options(duel, "change_position")
     assert "attacker" not in offered
     assert "idle" in offered
+
+
+def test_five_monster_zones() -> None:
+    """002 ●主要阶段1 / 000: a player has five monster zones — no normal summon, and no special summon
+    by an effect, while all five are used."""
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"monsters": [{"name": f"M{i}", "atk": 100} for i in range(5)],
+                          "cards": [{"card": "rogue_mercenaries", "zone": "hand"}]}}})
+    duel = Duel(setup)
+    assert "normal_summon" not in {action.name for action in duel.legal_actions()}

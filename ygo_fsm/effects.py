@@ -41,7 +41,7 @@ from .cards import (
     Target,
 )
 from .events import Expiry
-from .game import CardInstance, Zone, other_player
+from .game import SPELL_TRAP_ZONES, CardInstance, Zone, other_player
 from .spec import ActivationLimit
 
 if TYPE_CHECKING:
@@ -164,6 +164,9 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         return False  # a quick-play spell from the hand only in its controller's own turn
     if effect.once_per_turn and (card.uid, effect_index(card, effect), duel.turn) in duel.used_once:
         return False
+    if (effect.kind in SPELL_KINDS | TRAP_KINDS and zone is Zone.hand
+            and len(duel.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
+        return False  # 002 ●主要阶段1 ※包括发动中的魔法、陷阱，魔法、陷阱最多只能放在5个魔法陷阱区域里
     cost = effect.cost
     if cost.pay_lp and duel.players[controller].lp < cost.pay_lp:
         return False

@@ -275,6 +275,11 @@ class CardInstance:
         return f"<{self.uid} {self.name}>"
 
 
+MONSTER_ZONES = 5
+"""Monster card zones per player (002 ●主要阶段1; 000)."""
+SPELL_TRAP_ZONES = 5
+"""Spell and trap card zones per player (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
+
 _ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
 _ZONE_ATTRIBUTE: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .cards import RESOLUTIONS, CardSpec, EffectKind, Event, Op, Operation
 from .effects import find, move, player_text
 from .events import Expiry, emit
-from .game import CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
+from .game import MONSTER_ZONES, CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
 
 if TYPE_CHECKING:
     from .chain import Link
@@ -241,6 +241,8 @@ def _send_all_but_target(duel: Duel, link: Link) -> str:
 
 def _special_summon(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     player = link.controller
+    if len(duel.players[player].monsters) >= MONSTER_ZONES:
+        return ""  # no free monster zone
     if op.what == "self":
         summoned = card
     else:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 from .cards import CardSpec, Event, SpecialSummonCost
 from .effects import Choice, find
 from .events import Occurrence, emit
-from .game import CardInstance, Position
+from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, CardInstance, Position
 from .operations import to_graveyard
 
 if TYPE_CHECKING:
@@ -75,9 +75,11 @@ def _hand_monsters(duel: Duel) -> list[CardInstance]:
 
 
 def normal_summonable(duel: Duel) -> list[Choice]:
-    """Monsters in the hand that can be normal summoned or set now (enough monsters to tribute)."""
+    """Monsters in the hand that can be normal summoned or set now: enough monsters to tribute,
+    and a free monster zone once they are tributed."""
     available = len(duel.players[duel.turn_player].monsters)
-    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(duel) if tributes_for(c) <= available]
+    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(duel)
+            if tributes_for(c) <= available and available - tributes_for(c) < MONSTER_ZONES]
 
 
 def flip_summonable(duel: Duel) -> list[Choice]:
@@ -113,6 +115,9 @@ def special_summonable(duel: Duel) -> list[Choice]:
     for card in player.hand_cards:
         spec = card.card
         if spec is None or not spec.special_summon_procedure:
+            continue
+        freed = spec.special_summon_cost.tribute if spec.special_summon_cost is not None else 0
+        if len(player.monsters) - freed >= MONSTER_ZONES:
             continue
         procedure = spec.special_summon_procedure
         if (procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters) \
@@ -258,9 +263,6 @@ def change_position(duel: Duel, uid: str) -> None:
     shown = "守备" if card.position is Position.defence else "攻击"
     duel.say(f"回合玩家{duel.turn_player}把「{card.name}」变成{shown}表示")
 
-
-
-SPELL_TRAP_ZONES = 5
 
 
 def settable_spell_traps(duel: Duel) -> list[Choice]:
