@@ -305,8 +305,10 @@ def process_phase_effect(duel: Duel, player: str, key: str) -> None:
     duel.say(f"{player_text(duel, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
 
 
-def _end_expiry(duel: Duel, player: str, uid: str) -> None:
-    expiry = next(e for e in duel.expiring if e.uid == uid and e.controller == player)
+def _end_expiry(duel: Duel, player: str, key: str) -> None:
+    """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
+    uid, _, number = key.partition("#")
+    expiry = [e for e in duel.expiring if e.controller == player and e.uid == uid][int(number or 1) - 1]
     duel.expiring.remove(expiry)
     found = find(duel, uid)
     if found is not None:

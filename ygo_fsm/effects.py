@@ -275,7 +275,12 @@ def _expiring(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
 def phase_processing(duel: Duel, player: str) -> list[Choice]:
     """Phase effects handled without a chain link that ``player`` may process now, and the
     『…为止』 effects ending now (``until_<monster uid>``)."""
-    choices = [Choice(f"until_{expiry.uid}", f"「{expiry.source}」的效果结束") for _, expiry in _expiring(duel, player)]
+    choices = []
+    seen: dict[str, int] = {}
+    for _, expiry in _expiring(duel, player):
+        seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
+        suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
+        choices.append(Choice(f"until_{expiry.uid}{suffix}", f"「{expiry.source}」的效果结束"))
     for zone, card, index, effect in effects_of(duel, player):
         if (effect.kind is EffectKind.processing and _phase_effect_pending(duel, card, index, effect)
                 and conditions_hold(duel, player, zone, card, effect)):
