@@ -22,8 +22,10 @@ from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
 from .events import Expiry, Occurrence
 from .game import (
+    MONSTER_ZONES,
     PLAYERS,
     PROFILE_RULES,
+    SPELL_TRAP_ZONES,
     CardInstance,
     PlayerState,
     Profile,
@@ -174,6 +176,9 @@ class Duel:
                 face_down_attack = placement.face_up is False and placement.position.value == "attack"
                 if placement.zone is Zone.monster and face_down_attack:
                     raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
+                zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}.get(placement.zone)
+                if zones is not None and len(self.players[player].zone_list(placement.zone)) >= zones:
+                    raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full (5)")
                 instance = CardInstance.of_card(uid, player, card)
                 instance.position = placement.position
                 default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
