@@ -7,6 +7,7 @@ from typing import Any
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec
+from ygo_fsm.game import Zone
 
 
 def library(*cards: dict[str, Any]) -> dict[str, CardSpec]:
@@ -202,3 +203,24 @@ def test_a_monster_that_attacks_in_defence_keeps_attacking_when_changed_to_defen
     pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
     # its DEF 2500 against the target, now in Defense Position (DEF 0): the target is destroyed
     assert duel.attack is not None and duel.attack.destroyed == ["b_monster_1"]
+
+
+def test_a_monster_that_left_the_field_and_returned_may_attack_again() -> None:
+    """002 ●战斗阶段◇攻击过一回的自己怪兽，这个战斗阶段中不能再次攻击宣言 — a monster destroyed in battle
+    and special summoned again is a new monster; it may declare an attack."""
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 2, "phase": "battle_phase",
+        "players": {"A": {"cards": [{"card": "sapphire_dragon", "zone": "monster"},
+                                    {"card": "call_of_the_haunted", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack sapphire_dragon")
+    duel.apply("choose_target beetle_armor_knight")   # 1900 against 1900: both are destroyed
+    pass_until(duel, "battle_phase.battle_step")
+    assert duel.where("sapphire_dragon") == ("A", Zone.graveyard)
+    duel.apply("activate call_of_the_haunted")
+    duel.apply("pass")
+    duel.apply("pass")
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    assert "declare_attack sapphire_dragon" in legal(duel)

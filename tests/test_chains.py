@@ -1155,3 +1155,52 @@ def test_a_lingering_effect_is_gone_the_next_turn() -> None:
                                        "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}}),
                  library={"last_battle": default_library()["last_battle"]})
     assert later.turn == 3 and later.where("last_battle") == ("B", Zone.graveyard)
+
+
+def _shipped(*ids: str) -> dict[str, Any]:
+    from ygo_fsm.cards import default_library
+
+    return {i: default_library()[i] for i in ids}
+
+
+def test_a_targeting_effect_does_nothing_once_its_target_is_gone() -> None:
+    """000 final 例 style: CHAIN1 「破壊輪」 on a monster that CHAIN2 already destroyed does nothing — no
+    damage (an effect whose target is gone is not applied: 「炸裂装甲」不发)."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "main_phase_1", "players": {
+        "A": {"cards": [{"card": "sage_chiron", "zone": "monster"}]},
+        "B": {"cards": [{"card": "ring_of_destruction", "zone": "spell_trap"},
+                        {"card": "ring_of_destruction", "zone": "spell_trap"}]}}})
+    duel = Duel(setup, library=_shipped("sage_chiron", "ring_of_destruction"))
+    duel.apply("pass")
+    duel.apply("activate ring_of_destruction>sage_chiron")
+    duel.apply("pass")
+    duel.apply("respond ring_of_destruction_2>sage_chiron")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert (duel.players["A"].lp, duel.players["B"].lp) == (8000 - 1800, 8000 - 1800), "once, not twice"
+
+
+def test_seven_tools_negates_traps_only() -> None:
+    """000 【怪兽通常***…】４ 「盗賊の七つ道具」 (a counter trap negating a trap card's activation) does not
+    answer a spell's activation."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "main_phase_1", "players": {
+        "A": {"cards": [{"card": "cyclone", "zone": "hand"}]},
+        "B": {"cards": [{"card": "seven_tools_of_the_bandit", "zone": "spell_trap"},
+                        {"card": "toll", "zone": "spell_trap", "face_up": True}]}}})
+    duel = Duel(setup, library=_shipped("cyclone", "seven_tools_of_the_bandit", "toll"))
+    duel.apply("activate cyclone>toll")
+    assert "respond seven_tools_of_the_bandit" not in [str(a) for a in duel.legal_actions()]
+
+
+def test_jougen_forbids_special_summons() -> None:
+    """000 ●スタンバイフェイズ 例1: 对方场上有「昇霊術師 ジョウゲン」，自己不能从卡组选择怪兽特殊***."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "main_phase_1", "players": {
+        "A": {"cards": [{"card": "cyber_dragon", "zone": "hand"}, {"card": "call_of_the_haunted", "zone": "spell_trap"},
+                        {"card": "sage_chiron", "zone": "graveyard"}]},
+        "B": {"cards": [{"card": "jougen", "zone": "monster"}]}}})
+    duel = Duel(setup, library=_shipped("cyber_dragon", "call_of_the_haunted", "sage_chiron", "jougen"))
+    assert "special_summon" not in {a.name for a in duel.legal_actions()}
+    duel.apply("activate call_of_the_haunted")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("sage_chiron") == ("A", Zone.graveyard), "nothing is special summoned"

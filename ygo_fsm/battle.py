@@ -50,12 +50,16 @@ class Attack:
     """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
     destroyed: list[str] = field(default_factory=list)
     battle_damage: dict[str, int] = field(default_factory=dict)
+    applied: set[str] = field(default_factory=set)
+    """The points (``attack_declaration``, ``after_attack_declaration``) whose continuous effects
+    were applied; a replay does not apply them again."""
     revealed: str | None = None
     """A face-down target turned face-up before damage calculation: its flip effect waits until
     after damage calculation (004 ●…即使持有反转时发动的效果的场合，也不会在这一时点发动)."""
 
     def copy(self) -> Attack:
-        return replace(self, destroyed=list(self.destroyed), battle_damage=dict(self.battle_damage))
+        return replace(self, destroyed=list(self.destroyed), battle_damage=dict(self.battle_damage),
+                       applied=set(self.applied))
 
 
 def _monster(duel: Duel, uid: str | None) -> CardInstance | None:
@@ -117,8 +121,9 @@ def apply_continuous_effects(duel: Duel, point: str) -> None:
     declaration (「通行税」: 000 【怪兽的攻击宣言…】１…此时进行处理（不进入连锁）) or right after it
     (「銀幕の鏡壁」: ３攻击宣言后处理的效果)."""
     attack = duel.attack
-    if attack is None:
+    if attack is None or point in attack.applied:
         return
+    attack.applied.add(point)
     for player in (duel.turn_player, duel.opponent):
         for zone, card, index, effect in effects_of(duel, player):
             if effect.applies_at != point or not conditions_hold(duel, player, zone, card, effect):

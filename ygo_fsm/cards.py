@@ -105,6 +105,8 @@ class Event(str, Enum):
     spell_trap_activated = "spell_trap_activated"
     monster_destroying_activated = "monster_destroying_activated"
     before_draw = "before_draw"
+    spell_activated = "spell_activated"
+    trap_activated = "trap_activated"
     attack_declared = "attack_declared"
     targeted_for_attack = "targeted_for_attack"
     battle_damage = "battle_damage"
@@ -195,6 +197,8 @@ class Conditions(_Model):
     """A phase effect that happens only in its controller's own turn (『自己的准备流程』)."""
     opponent_is_turn_player: bool = False
     """A phase effect that happens only in the opponent's turn (「強奪」: 相手のスタンバイフェイズ毎)."""
+    controls_monster: bool = False
+    """The controller controls a monster (「ディメンション・マジック」 tributes one on resolution)."""
     normal_draw_due: bool = False
     """A normal draw is due this turn (effects that replace it need one: not on the first
     player's first turn under 004, 先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
@@ -234,6 +238,9 @@ class EffectSpec(_Model):
     target: Target = Target.none
     once_per_turn: bool = False
     """Activated at most once per turn."""
+    forbids: str = Field(default="", pattern="^(|special_summon)$")
+    """For a continuous effect of a face-up card: what neither player may do while it applies
+    (「昇霊術師 ジョウゲン」: special summons)."""
     applies_at: str = Field(default="", pattern="^(|attack_declaration|after_attack_declaration)$")
     """For continuous effects applied at a point of the attack, without a chain link: on the
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""

@@ -205,6 +205,7 @@ def activate(duel: Duel, player: str, key: str) -> None:
     answered = {occurrence.event for occurrence in duel.events[before:]}
     if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
         answered.add(Event.spell_trap_activated)
+        answered.add(Event.spell_activated if effect.kind in SPELL_KINDS else Event.trap_activated)
     if _destroys_monsters(effect):
         answered.add(Event.monster_destroying_activated)
     if effect.kind in CARD_ACTIVATION_KINDS:
@@ -247,6 +248,19 @@ _STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, Effe
 """Card activations whose card stays on the field: once it has left, the activation does nothing."""
 
 
+_REQUIRED_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap)
+_LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
+_LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
+
+
+def _target_gone(duel: Duel, link: Link) -> bool:
+    """The link's target left the field (a targeting effect then does nothing)."""
+    if link.target is None:
+        return False
+    found = find(duel, link.target)
+    return found is None or found[1] not in (Zone.monster, Zone.spell_trap)
+
+
 def resolve_top_link(duel: Duel) -> None:
     """Resolve the newest link (逆算): skipped when negated, else its operations run."""
     link = duel.chain.pop()
@@ -261,6 +275,11 @@ def resolve_top_link(duel: Duel) -> None:
         duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
     elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
         duel.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
+    elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(duel, link):
+        duel.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
+    elif (effect is not None and found is not None and effect.location in (Location.graveyard, Location.hand)
+          and any(op.what == "self" for op in effect.resolution) and found[1] is not _LOCATION_ZONE[effect.location]):
+        duel.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
         results = [run_operation(duel, op, link, card) for op in effect.resolution]
         done = "，".join(r for r in results if r) or "不发"

@@ -155,6 +155,8 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         return False
     if conditions.normal_draw_due and not duel.normal_draw_due():
         return False
+    if conditions.controls_monster and not duel.players[controller].monsters:
+        return False
     if conditions.main_phase and not in_main_phase(duel):
         return False
     is_set = zone is Zone.spell_trap and not card.face_up
@@ -355,6 +357,17 @@ def window_chain1(duel: Duel, player: str) -> list[Choice]:
             if allowed and conditions_hold(duel, player, zone, card, effect):
                 yield card, index, effect
     return _choices(duel, player, candidates())
+
+
+def special_summons_forbidden(duel: Duel) -> str:
+    """The name of a face-up card whose continuous effect forbids special summons (「昇霊術師 ジョウゲン」),
+    or ``""``."""
+    for player in (duel.turn_player, duel.opponent):
+        for zone, card, _, effect in effects_of(duel, player):
+            if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
+                    and card.face_up):
+                return card.name
+    return ""
 
 
 def player_text(duel: Duel, player: str) -> str:

@@ -176,7 +176,7 @@ class PlayerSetup(_Model):
     """One player's starting counts and cards. ``hand``, ``deck`` and ``graveyard`` count the
     cards no action names; named cards go in ``cards``."""
 
-    lp: int = Field(default=8000, ge=0)
+    lp: int = Field(default=8000, ge=1)
     hand: int = Field(default=5, ge=0)
     deck: int = Field(default=35, ge=0)
     graveyard: int = Field(default=0, ge=0)
@@ -253,6 +253,14 @@ class CardInstance:
     @classmethod
     def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
         return cls(uid, owner, card=card, atk=card.atk, defence=card.defence, level=card.level, race=card.race)
+
+    def leave_field(self) -> None:
+        """It left the field: back to its printed ATK/DEF, and a new card for battle purposes
+        (a monster that returns may attack again)."""
+        if self.card is not None:
+            self.atk, self.defence = self.card.atk, self.card.defence
+        self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
+        self.summoned_by_own_effect = False
 
     def copy(self) -> CardInstance:
         clone = CardInstance.__new__(CardInstance)

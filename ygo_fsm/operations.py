@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import RESOLUTIONS, CardSpec, EffectKind, Event, Op, Operation
-from .effects import find, move, player_text
+from .effects import find, move, player_text, special_summons_forbidden
 from .events import Expiry, emit
 from .game import MONSTER_ZONES, CardInstance, PlayerState, Position, TurnEffect, Zone, other_player
 
@@ -40,7 +40,8 @@ def to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool) -> None:
     if destroyed:
         card.destroyed_turn = duel.turn
     card.face_up = True
-    card.summoned_by_own_effect = False
+    if was_monster:
+        card.leave_field()
     if card.card is None:  # an unnamed monster: it only counts
         if where is not None:
             duel.players[where[0]].zone_list(where[1]).remove(card)
@@ -111,6 +112,7 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         drawn = sum(draw_card(duel, player) for _ in range(op.amount or 1))
         return f"{player}抽{drawn}张卡"
     if kind is Op.return_to_hand:
+        card.leave_field()
         move(duel, card, Zone.hand)
         return f"「{card.name}」回到手卡"
     if kind is Op.destroy:
@@ -243,6 +245,9 @@ def _special_summon(duel: Duel, op: Operation, link: Link, card: CardInstance) -
     player = link.controller
     if len(duel.players[player].monsters) >= MONSTER_ZONES:
         return ""  # no free monster zone
+    forbidding = special_summons_forbidden(duel)
+    if forbidding:
+        return f"因为「{forbidding}」，不能特殊召唤"
     if op.what == "self":
         summoned = card
     else:

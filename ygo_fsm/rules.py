@@ -209,7 +209,9 @@ def battle_phase_ending(frame: Frame) -> bool:
     """An effect ended the Battle Phase: it goes straight to the End Step
     (004 ●『战斗阶段结束』的效果处理的场合，直接进入结束步骤)."""
     duel = frame.duel
-    return duel.frames[0].state == "battle_phase" and _applies(frame, TurnEffect.battle_phase_ended)
+    frames = duel.frames
+    return (frames[0].state == "battle_phase" and len(frames) > 1 and frames[1].state != "end_step"
+            and _applies(frame, TurnEffect.battle_phase_ended))
 
 
 @guard

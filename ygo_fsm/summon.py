@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from .cards import CardSpec, Event, SpecialSummonCost
-from .effects import Choice, find
+from .effects import Choice, find, special_summons_forbidden
 from .events import Occurrence, emit
 from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, CardInstance, Position
 from .operations import to_graveyard
@@ -111,7 +111,9 @@ def _fits_banish(card: CardInstance, cost: SpecialSummonCost) -> bool:
 def special_summonable(duel: Duel) -> list[Choice]:
     """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
     player, opponent = duel.players[duel.turn_player], duel.players[duel.opponent]
-    choices = []
+    choices: list[Choice] = []
+    if special_summons_forbidden(duel):
+        return choices
     for card in player.hand_cards:
         spec = card.card
         if spec is None or not spec.special_summon_procedure:
