@@ -1204,3 +1204,33 @@ def test_jougen_forbids_special_summons() -> None:
     duel.apply("pass")
     duel.apply("pass")
     assert duel.where("sage_chiron") == ("A", Zone.graveyard), "nothing is special summoned"
+
+
+def test_effects_lasting_until_different_phases_each_end_in_their_own() -> None:
+    """000 ●バトルフェイズ【４】『战斗流程结束为止～』 and ●エンドフェイズ【２】『回合结束为止～』: the halving of
+    「銀幕の鏡壁」 ends in the End Step, 「突進」's +700 only in the End Phase."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "battle_phase", "players": {
+        "A": {"cards": [{"card": "sapphire_dragon", "zone": "monster"}]},
+        "B": {"monsters": [{"name": "wall", "atk": 0, "position": "defence"}],
+              "cards": [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True},
+                        {"card": "rush_recklessly", "zone": "spell_trap"}]}}})
+    duel = Duel(setup, library=_shipped("sapphire_dragon", "silver_screen_mirror_wall", "rush_recklessly"))
+
+    def atk() -> int:
+        return duel.players["A"].monsters[0].atk
+
+    duel.apply("pass")
+    duel.apply("activate rush_recklessly>sapphire_dragon")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert atk() == 2600
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    duel.apply("declare_attack sapphire_dragon")
+    duel.apply("choose_target b_monster_1")
+    assert atk() == 1300
+    pass_until(duel, "battle_phase.end_step")
+    while duel.in_state("battle_phase"):
+        offered = [str(a) for a in duel.legal_actions()]
+        duel.apply(next((a for a in offered if a.startswith("process")), "pass"))
+    assert atk() == 2600, "only the halving has ended"
+    assert [e.source for e in duel.expiring] == ["突進"]

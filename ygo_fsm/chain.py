@@ -24,6 +24,7 @@ from .effects import (
     in_main_phase,
     move,
     parse_key,
+    phase_effects_here,
     player_text,
     targets,
 )
@@ -327,7 +328,9 @@ def process_phase_effect(duel: Duel, player: str, key: str) -> None:
 def _end_expiry(duel: Duel, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
-    expiry = [e for e in duel.expiring if e.controller == player and e.uid == uid][int(number or 1) - 1]
+    phase = phase_effects_here(duel)
+    ending = [e for e in duel.expiring if e.controller == player and e.phase == phase and e.uid == uid]
+    expiry = ending[int(number or 1) - 1]
     duel.expiring.remove(expiry)
     found = find(duel, uid)
     if found is not None:

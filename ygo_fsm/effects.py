@@ -94,6 +94,15 @@ def in_phase_open_state(duel: Duel, phase: Phase) -> bool:
     return False
 
 
+def phase_effects_here(duel: Duel) -> str | None:
+    """The phase whose effects the active states handle (their ``phase_effects:``), if any."""
+    for frame in duel.frames:
+        phase = duel.rulebook.state(frame.machine, frame.state).phase_effects
+        if phase is not None:
+            return phase
+    return None
+
+
 _PRIORITY_OPEN_STATES = ("turn_player", "opponent", "turn_player_handles", "opponent_handles")
 
 
@@ -268,7 +277,7 @@ def _in_open_state(duel: Duel) -> bool:
     return len(frames) >= 2 and frames[-1].machine == "priority" and frames[-2].state == "open"
 
 
-def _expiring(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
+def expiring_now(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
     """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
     return [(number, expiry) for number, expiry in enumerate(duel.expiring)
             if expiry.controller == player and in_phase_open_state(duel, Phase(expiry.phase))]
@@ -279,7 +288,7 @@ def phase_processing(duel: Duel, player: str) -> list[Choice]:
     『…为止』 effects ending now (``until_<monster uid>``)."""
     choices = []
     seen: dict[str, int] = {}
-    for _, expiry in _expiring(duel, player):
+    for _, expiry in expiring_now(duel, player):
         seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
         suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
         choices.append(Choice(f"until_{expiry.uid}{suffix}", f"「{expiry.source}」的效果结束"))
@@ -293,7 +302,7 @@ def phase_processing(duel: Duel, player: str) -> list[Choice]:
 def pending_phase_effects(duel: Duel, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
-    if _expiring(duel, player):
+    if expiring_now(duel, player):
         return True
     for zone, card, index, effect in effects_of(duel, player):
         if effect.phase is None or not effect.mandatory:
