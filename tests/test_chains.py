@@ -1228,7 +1228,7 @@ def test_effects_lasting_until_different_phases_each_end_in_their_own() -> None:
     duel.apply("declare_attack sapphire_dragon")
     duel.apply("choose_target b_monster_1")
     assert atk() == 1300
-    pass_until(duel, "battle_phase.end_step")
+    pass_until(duel, "battle_phase.end_step.turn_player")
     while duel.in_state("battle_phase"):
         offered = [str(a) for a in duel.legal_actions()]
         duel.apply(next((a for a in offered if a.startswith("process")), "pass"))
