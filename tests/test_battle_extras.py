@@ -224,3 +224,19 @@ def test_a_monster_that_left_the_field_and_returned_may_attack_again() -> None:
     duel.apply("pass")
     pass_until(duel, "battle_phase.battle_step.turn_player")
     assert "declare_attack sapphire_dragon" in legal(duel)
+
+
+def test_a_monster_special_summoned_in_the_battle_phase_may_attack() -> None:
+    """002 ●战斗阶段【２】◇在战斗阶段中特殊召唤到自己场上的怪兽可以攻击."""
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 2, "phase": "battle_phase",
+        "players": {"A": {"monsters": [{"name": "First", "atk": 1000}],
+                          "cards": [{"card": "call_of_the_haunted", "zone": "spell_trap"},
+                                    {"card": "sapphire_dragon", "zone": "graveyard"}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("activate call_of_the_haunted")
+    duel.apply("pass")
+    duel.apply("pass")
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    assert "declare_attack sapphire_dragon" in legal(duel)
