@@ -194,10 +194,9 @@ def test_skip_main_phase_1_does_not_skip_main_phase_2():
 # --- Battle Phase -------------------------------------------------------------------------
 
 
-def test_battle_phase_allowed_with_no_monster_start_step_to_end_step():
-    """002 【※下一个阶段的选择】◇自己场上没有攻击可能的怪兽存在的场合也可以进入战斗阶段;
-    000 ●バトルフェイズ【１】◇回合场上没可以攻击的怪兽…的场合，进入【４】エンドステップ."""
-    duel = Duel(phase="main_phase_1", turn=2)
+def battle_phase_without_battle_step(duel: Duel) -> None:
+    """From Main Phase 1: enter the Battle Phase, see the Start Step lead straight to the End Step,
+    and pass until the Battle Phase is over."""
     to_choice(duel)
     assert "enter_battle_phase" in names(duel)
     duel.apply("enter_battle_phase")
@@ -205,6 +204,13 @@ def test_battle_phase_allowed_with_no_monster_start_step_to_end_step():
     pass_until(duel, lambda d: not d.in_state("battle_phase.start_step"))
     assert duel.state == "battle_phase.end_step.turn_player"
     pass_until(duel, lambda d: not d.in_state("battle_phase"))
+
+
+def test_battle_phase_allowed_with_no_monster_start_step_to_end_step():
+    """002 【※下一个阶段的选择】◇自己场上没有攻击可能的怪兽存在的场合也可以进入战斗阶段;
+    000 ●バトルフェイズ【１】◇回合场上没可以攻击的怪兽…的场合，进入【４】エンドステップ."""
+    duel = Duel(phase="main_phase_1", turn=2)
+    battle_phase_without_battle_step(duel)
     seen = steps(duel.trace)
     assert "battle_phase.battle_step" not in seen
     assert in_order(["battle_phase.start_step", "battle_phase.end_step", "battle_phase.end", "main_phase_2.open"],
@@ -346,13 +352,7 @@ def test_ocg2008_first_turn_draws_and_may_enter_battle_phase_but_not_attack():
     duel = Duel(profile="ocg2008", players={"A": {"hand": 5, "deck": 30, "monsters": [ATTACKER]}})
     pass_until(duel, lambda d: d.in_state("standby_phase"))
     assert (duel.players["A"].hand, duel.players["A"].deck) == (6, 29)
-    to_choice(duel)
-    assert "enter_battle_phase" in names(duel)
-    duel.apply("enter_battle_phase")
-    assert duel.state == "battle_phase.start_step.turn_player"
-    pass_until(duel, lambda d: not d.in_state("battle_phase.start_step"))
-    assert duel.state == "battle_phase.end_step.turn_player"
-    pass_until(duel, lambda d: not d.in_state("battle_phase"))
+    battle_phase_without_battle_step(duel)
     assert duel.state == "main_phase_2.open.turn_player"
     assert "battle_phase.battle_step" not in steps(duel.trace)
 
