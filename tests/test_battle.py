@@ -656,9 +656,9 @@ def test_damage_step_allows_by_substep(substep: str) -> None:
     counter = EffectSpec.model_validate({"kind": "counter_trap", "location": "set"})
     cyclone = LIB["cyclone"].effects[0]
     atk_mod = ATK_MOD.effects[0]
-    assert damage_step_allows(duel, counter)
-    assert not damage_step_allows(duel, cyclone)
-    assert damage_step_allows(duel, atk_mod) is (substep in BEFORE_CALCULATION)
+    assert damage_step_allows(duel.game, counter)
+    assert not damage_step_allows(duel.game, cyclone)
+    assert damage_step_allows(duel.game, atk_mod) is (substep in BEFORE_CALCULATION)
 
 
 def test_damage_step_allows_everything_outside_the_damage_step() -> None:
@@ -668,7 +668,7 @@ def test_damage_step_allows_everything_outside_the_damage_step() -> None:
                    b_cards=[set_card("counter"), at("cyclone", "spell_trap", set_turn=2), set_card("atk_mod")])
     attack(duel, "a_monster_1", "b_monster_1")
     pass_until(duel, in_state("battle_phase.attack_declaration.battle_step_priority.opponent"))
-    assert damage_step_allows(duel, LIB["cyclone"].effects[0])
+    assert damage_step_allows(duel.game, LIB["cyclone"].effects[0])
     offered = options(duel, "activate")
     assert {"counter", "cyclone>dummy_trap", "atk_mod"} <= offered
 

@@ -16,7 +16,8 @@ from helpers import card_spec
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library
-from ygo_fsm.game import CardInstance, Position, Zone
+from ygo_fsm.game import Position, Zone
+from ygo_fsm.state import CardInstance
 
 # --- building duels ---------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     guard and callback functions are the very ones in :data:`ygo_fsm.rules.GUARDS` and
     :data:`ygo_fsm.rules.CALLBACKS`. :func:`replay` feeds it the transitions recorded in (b)
     — only their machine, source and event — on fresh duels made from the same setup (their
-    game data rewound to the setup, see :func:`fresh_replay_duel`): for each one it picks the
+    game data rewound to the setup, see :func:`fresh_replay_game`): for each one it picks the
     first candidate whose guards hold and whose ``unless`` guards do not, sets the frame's
     state, runs the callbacks (so ``draw_card`` and ``begin_next_turn`` change real game
     data and later guards read it), and resets the frames of the machines the new state
@@ -68,10 +68,11 @@ from pathlib import Path
 from typing import Any
 
 from .duel import Duel
-from .engine import Frame, Rulebook, default_rulebook
-from .game import PLAYERS, PlayerState, Setup
+from .engine import Rulebook, default_rulebook
+from .game import PLAYERS, Setup
 from .rules import CALLBACKS, GUARDS
 from .spec import MachineSpec
+from .state import Frame, GameState
 
 __all__ = [
     "TARGETS",
@@ -79,7 +80,7 @@ __all__ = [
     "PlayResult",
     "bench_setup",
     "build_dispatch_table",
-    "fresh_replay_duel",
+    "fresh_replay_game",
     "main",
     "measure_creation",
     "measure_dispatch",
@@ -160,7 +161,7 @@ def bench_setup(deck: int = 40, hand: int = 5) -> Setup:
     return Setup.model_validate({"players": {p: player for p in PLAYERS}})
 
 
-def _game_data(duel: Duel) -> dict[str, Any]:
+def _game_data(duel: GameState) -> dict[str, Any]:
     """The game data the guards read and the callbacks change."""
     return {
         "turn": duel.turn,
@@ -249,7 +250,7 @@ def random_play(turns: int, seed: int, setup: Setup | None = None, *,
     return PlayResult(
         setup=setup, seconds=elapsed, turns=played, actions=actions,
         transitions=sum(len(s) for s in segments), segments=segments,
-        finals=[_game_data(d) for d in finished],
+        finals=[_game_data(d.game) for d in finished],
     )
 
 
@@ -314,30 +315,18 @@ def build_dispatch_table(specs: dict[str, MachineSpec]) -> DispatchTable:
     return table
 
 
-def fresh_replay_duel(setup: Setup) -> Duel:
-    """A duel for the replay: made from ``setup``, its game data rewound to the setup.
+def fresh_replay_game(setup: Setup) -> GameState:
+    """Game data for the replay: made from ``setup`` and not settled.
 
     ``Duel()`` settles on creation (its callbacks may already have run); the replay replays
     those transitions too, so it starts from the setup's data, not from the settled duel's.
     """
-    duel = Duel(setup)
-    clean = Duel(setup.model_copy(update={"phase": "turn_end"}))  # settles without touching game data
-    duel.turn = setup.turn
-    duel.turn_player = setup.turn_player
-    duel.players = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
-    duel._place_cards(setup)
-    for name in ("chain", "chain_finished", "events", "window", "handled", "attack",
-                 "last_attack", "summon", "used_once", "normal_summon_turn", "draw_replaced_turn",
-                 "last_action_summon", "resolutions", "battle_phase_number", "expiring"):
-        setattr(duel, name, getattr(clean, name))
-    duel.battle_phase_number = 1 if setup.phase == "battle_phase" else 0
-    duel.winner = None
-    duel.is_over = False
-    duel.end_reason = ""
-    return duel
+    game = Duel.initial_game(setup)
+    game.battle_phase_number = 1 if setup.phase == "battle_phase" else 0
+    return game
 
 
-def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequence[Duel],
+def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequence[GameState],
            specs: dict[str, MachineSpec], phase: str, *, check: bool = False) -> list[str]:
     """Replay each segment on its duel through ``table``; see (c) in the module doc.
 
@@ -355,7 +344,7 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
             child_frame = frames[child]
             child_frame.state, child_frame.invoked_as, child_frame.parent = initial, invoked_as, stack[-1].machine
             stack.append(child_frame)
-        duel._frames = stack  # the guards that look at the active machines see the replay's
+        duel.frames = stack  # the guards that look at the active machines see the replay's
         for index, (machine, source, event, recorded, choice, actor) in enumerate(segment):
             frame = frames[machine]
             for candidate in table[(machine, source, event)]:
@@ -379,6 +368,7 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
             for callback in callbacks:
                 callback(frame)
             duel.check_lp()  # as the engine does after every transition
+            duel.forget()
             duel.choice = duel.actor = None
             del stack[stack.index(frame) + 1:]
             for child, initial, invoked_as in enters:
@@ -391,7 +381,7 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
 def verify_replay(play: PlayResult, table: DispatchTable, specs: dict[str, MachineSpec]) -> list[str]:
     """Replay ``play`` with checks: every step's source and dest as recorded, and every duel
     ending with the played duel's game data. Returns the problems found (``[]`` when none)."""
-    duels = [fresh_replay_duel(play.setup) for _ in play.segments]
+    duels = [fresh_replay_game(play.setup) for _ in play.segments]
     problems = replay(play.segments, table, duels, specs, play.setup.phase, check=True)
     for number, (duel, final) in enumerate(zip(duels, play.finals, strict=True)):
         if _game_data(duel) != final:
@@ -406,7 +396,7 @@ def measure_dispatch(play: PlayResult, specs: dict[str, MachineSpec],
     problems = verify_replay(play, table, specs)
     best = float("inf")
     for _ in range(max(1, repeats)):
-        duels = [fresh_replay_duel(play.setup) for _ in play.segments]
+        duels = [fresh_replay_game(play.setup) for _ in play.segments]
         start = time.perf_counter()
         replay(play.segments, table, duels, specs, play.setup.phase)
         best = min(best, time.perf_counter() - start)

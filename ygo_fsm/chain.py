@@ -10,12 +10,8 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 from .cards import CARD_ACTIVATION_KINDS, SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Event, Location, Op, Target
 from .effects import (
-    Choice,
     choice_key,
     choice_label,
     conditions_hold,
@@ -28,80 +24,30 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import Occurrence
-from .game import CardInstance, Zone
+from .game import Zone
 from .operations import run_operation, to_graveyard
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import CardInstance, Choice, GameState, Link, Tier, Window
 
 
-@dataclass
-class Link:
-    """A chain link."""
-
-    number: int
-    uid: str
-    effect: int
-    controller: str
-    spell_speed: int
-    name: str
-    target: str | None = None
-    negated: bool = False
-    events: frozenset[Event] = frozenset()
-    """What its activation was (a spell/trap card's activation, an effect destroying monsters …)
-    and what its cost did: the events a response to this link may answer."""
-    target_atk: int = 0
-    """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
-
-
-@dataclass
-class Tier:
-    """One tier of the priority list: a player's mandatory or optional triggers."""
-
-    player: str
-    mandatory: bool
-    entries: list[tuple[str, int]]
-
-
-@dataclass
-class Window:
-    """A timing window (发动时点): the events that opened it and the triggers they met."""
-
-    events: list[Occurrence]
-    tiers: list[Tier] = field(default_factory=list)
-    after_chain: bool = False
-    restricted: bool = False
-    ignition_allowed: bool = False
-
-    def copy(self) -> Window:
-        return Window(list(self.events), [Tier(t.player, t.mandatory, list(t.entries)) for t in self.tiers],
-                      self.after_chain, self.restricted, self.ignition_allowed)
-
-    @property
-    def event_kinds(self) -> set[Event]:
-        return {occurrence.event for occurrence in self.events}
-
-
-def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False) -> None:
+def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = False) -> None:
     """Start a timing window with the events since the last one and sort the triggers they
     met into the priority list's tiers (000 ※…发动时点的出现条件)."""
-    after_chain = duel.chain_finished
-    duel.chain_finished = False
-    events, duel.events = duel.events, []
+    after_chain = game.chain_finished
+    game.chain_finished = False
+    events, game.events = game.events, []
     window = Window(events, after_chain=after_chain,
                     restricted=restricted and not (after_chain and ends_after_chain))
-    window.ignition_allowed = (in_main_phase(duel) and not window.restricted
-                               and (not after_chain or duel.last_action_summon))
-    tiers = {(p, m): Tier(p, m, []) for p in (duel.turn_player, duel.opponent) for m in (True, False)}
+    window.ignition_allowed = (in_main_phase(game) and not window.restricted
+                               and (not after_chain or game.last_action_summon))
+    tiers = {(p, m): Tier(p, m, []) for p in (game.turn_player, game.opponent) for m in (True, False)}
     last = events[-1] if events else None
-    for player in (duel.turn_player, duel.opponent):
-        for zone, card, index, effect in effects_of(duel, player):
+    for player in (game.turn_player, game.opponent):
+        for zone, card, index, effect in effects_of(game, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
             met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
                    and (not effect.conditions.event_of_opponent or o.player != player)]
-            if not met or not conditions_hold(duel, player, zone, card, effect):
+            if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
             own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
             if own_event and not any(o.uid == card.uid for o in met):
@@ -109,101 +55,101 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
             if (not effect.mandatory and effect.wording == "when" and last is not None
                     and last.event not in effect.events):
                 continue  # 'when … you can': its event was not the last thing to happen — missed
-            if not targets(duel, player, card, effect):
+            if not targets(game, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
-    order = [(duel.turn_player, True), (duel.opponent, True), (duel.turn_player, False), (duel.opponent, False)]
+    order = [(game.turn_player, True), (game.opponent, True), (game.turn_player, False), (game.opponent, False)]
     window.tiers = [tiers[key] for key in order if tiers[key].entries]
-    duel.window = window
+    game.window = window
 
 
-def close_window(duel: Duel) -> None:
-    duel.window = None
+def close_window(game: GameState) -> None:
+    game.window = None
 
 
-def _still_activatable(duel: Duel, player: str, uid: str, index: int) -> bool:
-    found = find(duel, uid)
+def _still_activatable(game: GameState, player: str, uid: str, index: int) -> bool:
+    found = find(game, uid)
     if found is None or found[2].card is None:
         return False
     effect = found[2].card.effects[index]
-    return conditions_hold(duel, player, found[1], found[2], effect) and bool(targets(duel, player, found[2], effect))
+    return conditions_hold(game, player, found[1], found[2], effect) and bool(targets(game, player, found[2], effect))
 
 
-def current_tier(duel: Duel) -> Tier | None:
+def current_tier(game: GameState) -> Tier | None:
     """The tier being placed; triggers that can no longer be activated (their card left, was
     tributed by an earlier link's cost, or has nothing to target) drop out of it."""
-    window = duel.window
+    window = game.window
     if window is None:
         return None
     while window.tiers:
         tier = window.tiers[0]
-        tier.entries = [(uid, i) for uid, i in tier.entries if _still_activatable(duel, tier.player, uid, i)]
+        tier.entries = [(uid, i) for uid, i in tier.entries if _still_activatable(game, tier.player, uid, i)]
         if tier.entries:
             return tier
         window.tiers.pop(0)
     return None
 
 
-def tier_choices(duel: Duel) -> list[Choice]:
-    tier = current_tier(duel)
+def tier_choices(game: GameState) -> list[Choice]:
+    tier = current_tier(game)
     if tier is None:
         return []
     choices = []
     for uid, index in tier.entries:
-        found = find(duel, uid)
+        found = find(game, uid)
         if found is None or found[2].card is None:
             continue
         card, effect = found[2], found[2].card.effects[index]
-        for target in targets(duel, tier.player, card, effect):
-            choices.append(Choice(choice_key(card, index, target), choice_label(duel, card, effect, target)))
+        for target in targets(game, tier.player, card, effect):
+            choices.append(Choice(choice_key(card, index, target), choice_label(game, card, effect, target)))
     return choices
 
 
-def place_trigger(duel: Duel, player: str, key: str) -> None:
-    tier = current_tier(duel)
+def place_trigger(game: GameState, player: str, key: str) -> None:
+    tier = current_tier(game)
     uid, index, _ = parse_key(key)
     if tier is not None and (uid, index) in tier.entries:
         tier.entries.remove((uid, index))
-        if not tier.entries and duel.window is not None:
-            duel.window.tiers.pop(0)
-    activate(duel, player, key)
+        if not tier.entries and game.window is not None:
+            game.window.tiers.pop(0)
+    activate(game, player, key)
 
 
-def decline_tier(duel: Duel) -> None:
-    tier = current_tier(duel)
-    if tier is not None and duel.window is not None:
-        duel.window.tiers.pop(0)
-        names = [find(duel, uid) for uid, _ in tier.entries]
-        duel.say(f"{player_text(duel, tier.player)}不发动" + "".join(f"「{n[2].name}」" for n in names if n) + "的效果")
+def decline_tier(game: GameState) -> None:
+    tier = current_tier(game)
+    if tier is not None and game.window is not None:
+        game.window.tiers.pop(0)
+        names = [find(game, uid) for uid, _ in tier.entries]
+        game.say(f"{player_text(game, tier.player)}不发动" + "".join(f"「{n[2].name}」" for n in names if n) + "的效果")
 
 
-def activate(duel: Duel, player: str, key: str) -> None:
+def activate(game: GameState, player: str, key: str) -> None:
     """Activate an effect: pay its cost, put the card on the field if it is a spell or trap
     card's activation, and add a chain link (the activation events are recorded)."""
     uid, index, target = parse_key(key)
-    found = find(duel, uid)
+    found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     _, zone, card = found
     effect = found[2].card.effects[index]
-    state = duel.players[player]
+    state = game.players[player]
     notes: list[str] = []
-    before = len(duel.events)
+    before = len(game.events)
     if effect.cost.pay_lp:
-        duel.lose_lp(player, effect.cost.pay_lp)
+        game.lose_lp(player, effect.cost.pay_lp)
         notes.append(f"支付{effect.cost.pay_lp}")
     if effect.cost.pay_half_lp:
         paid = state.lp // 2
-        duel.lose_lp(player, paid)
+        game.lose_lp(player, paid)
         notes.append(f"支付一半基本分（{paid}）")
     if effect.cost.tribute_self:
-        to_graveyard(duel, card, destroyed=False)
+        to_graveyard(game, card, destroyed=False)
         notes.append("把这张卡做祭品")
     for _ in range(effect.cost.tribute_other):
         other = next(m for m in state.monsters if m is not card)
-        to_graveyard(duel, other, destroyed=False)
+        to_graveyard(game, other, destroyed=False)
         notes.append(f"把「{other.name}」做祭品")
     # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
-    answered = {occurrence.event for occurrence in duel.events[before:]}
+    answered = {occurrence.event for occurrence in game.events[before:]}
     if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
         answered.add(Event.spell_trap_activated)
         answered.add(Event.spell_activated if effect.kind in SPELL_KINDS else Event.trap_activated)
@@ -211,21 +157,21 @@ def activate(duel: Duel, player: str, key: str) -> None:
         answered.add(Event.monster_destroying_activated)
     if effect.kind in CARD_ACTIVATION_KINDS:
         if zone is Zone.hand:
-            move(duel, card, Zone.spell_trap, player=player)
+            move(game, card, Zone.spell_trap, player=player)
         card.face_up = True
     if effect.phase is not None:
-        duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
-    link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
+        game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
                 events=frozenset(answered))
-    duel.chain.append(link)
+    game.chain.append(link)
     if effect.once_per_turn:
-        duel.used_once.add((card.uid, index, duel.turn))
+        game.used_once.add((card.uid, index, game.turn))
     chosen = ""
     if target:
-        found_target = find(duel, target)
+        found_target = find(game, target)
         chosen = f"，选择「{found_target[2].name if found_target else target}」"
     cost = ("，" + "，".join(notes)) if notes else ""
-    duel.say(f"CHAIN{link.number} {player_text(duel, player)}发动「{card.name}」{chosen}{cost}")
+    game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{cost}")
 
 
 _MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)
@@ -239,9 +185,9 @@ def _destroys_monsters(effect: EffectSpec) -> bool:
     return False
 
 
-def begin_resolution(duel: Duel) -> None:
-    duel.last_action_summon = False
-    duel.say("逆算")
+def begin_resolution(game: GameState) -> None:
+    game.last_action_summon = False
+    game.say("逆算")
 
 
 _STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
@@ -254,87 +200,87 @@ _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
 
 
-def _target_gone(duel: Duel, link: Link) -> bool:
+def _target_gone(game: GameState, link: Link) -> bool:
     """The link's target left the field (a targeting effect then does nothing)."""
     if link.target is None:
         return False
-    found = find(duel, link.target)
+    found = find(game, link.target)
     return found is None or found[1] not in (Zone.monster, Zone.spell_trap)
 
 
-def resolve_top_link(duel: Duel) -> None:
+def resolve_top_link(game: GameState) -> None:
     """Resolve the newest link (逆算): skipped when negated, else its operations run."""
-    link = duel.chain.pop()
-    duel.note_resolution(link.number, link.uid, link.negated)
-    found = find(duel, link.uid)
+    link = game.chain.pop()
+    game.note_resolution(link.number, link.uid, link.negated)
+    found = find(game, link.uid)
     card = found[2] if found else None
     spec = card.card if card is not None else None
     effect = spec.effects[link.effect] if spec is not None else None
-    target = find(duel, link.target) if link.target else None
+    target = find(game, link.target) if link.target else None
     link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
-        duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
+        game.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
     elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
-        duel.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
-    elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(duel, link):
-        duel.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
+        game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
+    elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(game, link):
+        game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
     elif (effect is not None and found is not None and effect.location in (Location.graveyard, Location.hand)
           and any(op.what == "self" for op in effect.resolution) and found[1] is not _LOCATION_ZONE[effect.location]):
-        duel.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
+        game.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
-        results = [run_operation(duel, op, link, card) for op in effect.resolution]
+        results = [run_operation(game, op, link, card) for op in effect.resolution]
         done = "，".join(r for r in results if r) or "不发"
-        duel.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
+        game.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if card is not None and spec is not None and effect is not None and found is not None:
-        _after_resolution(duel, found[1], card, effect, link)
+        _after_resolution(game, found[1], card, effect, link)
 
 
-def _after_resolution(duel: Duel, zone: Zone, card: CardInstance, effect: EffectSpec, link: Link) -> None:
+def _after_resolution(game: GameState, zone: Zone, card: CardInstance, effect: EffectSpec, link: Link) -> None:
     """Normal and quick-play spells and normal traps go to the graveyard once resolved."""
-    where = find(duel, card.uid)
+    where = find(game, card.uid)
     if where is None or where[1] is not Zone.spell_trap:
         return
     if link.negated or effect.kind in (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
                                        EffectKind.counter_trap):
         lingers = any(e.location is Location.lingering for e in (card.card.effects if card.card else ()))
         if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
-            move(duel, card, Zone.lingering)
+            move(game, card, Zone.lingering)
         else:
-            to_graveyard(duel, card, destroyed=False)
+            to_graveyard(game, card, destroyed=False)
 
 
-def finish_chain(duel: Duel) -> None:
-    duel.chain_finished = True
+def finish_chain(game: GameState) -> None:
+    game.chain_finished = True
 
 
-def process_phase_effect(duel: Duel, player: str, key: str) -> None:
+def process_phase_effect(game: GameState, player: str, key: str) -> None:
     """Handle a phase effect that starts no chain link (000: 效果的处理（不进入连锁）), or end an
     effect that lasted until this phase (000: 『…为止～』的效果结束（不进入连锁））."""
     if key.startswith("until_"):
-        _end_expiry(duel, player, key.removeprefix("until_"))
+        _end_expiry(game, player, key.removeprefix("until_"))
         return
     uid, index, _ = parse_key(key)
-    found = find(duel, uid)
+    found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     card = found[2]
     effect = found[2].card.effects[index]
     assert effect.phase is not None
-    duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
+    game.handled.add((card.uid, index, game.turn, effect.phase.value))
     link = Link(0, card.uid, index, player, 0, card.name)
-    results = [run_operation(duel, op, link, card) for op in effect.resolution]
-    duel.say(f"{player_text(duel, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
+    results = [run_operation(game, op, link, card) for op in effect.resolution]
+    game.say(f"{player_text(game, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
 
 
-def _end_expiry(duel: Duel, player: str, key: str) -> None:
+def _end_expiry(game: GameState, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
-    phase = phase_effects_here(duel)
-    ending = [e for e in duel.expiring if e.controller == player and e.phase == phase and e.uid == uid]
+    phase = phase_effects_here(game)
+    ending = [e for e in game.expiring if e.controller == player and e.phase == phase and e.uid == uid]
     expiry = ending[int(number or 1) - 1]
-    duel.expiring.remove(expiry)
-    found = find(duel, uid)
+    game.expiring.remove(expiry)
+    found = find(game, uid)
     if found is not None:
         found[2].atk = max(0, found[2].atk - expiry.atk)
-        duel.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
+        game.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
     else:
-        duel.say(f"「{expiry.source}」的效果结束")
+        game.say(f"「{expiry.source}」的效果结束")

@@ -12,32 +12,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from .battle import Attack
 from .cards import CardSpec, CardType, default_library
-from .chain import Link, Window, current_tier
-from .effects import Choice, find
-from .engine import CompiledTransition, Frame, Rulebook, default_rulebook
+from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
-from .events import Expiry, Occurrence
-from .game import (
-    MONSTER_ZONES,
-    PLAYERS,
-    PROFILE_RULES,
-    SPELL_TRAP_ZONES,
-    CardInstance,
-    PlayerState,
-    Profile,
-    Setup,
-    TurnEffect,
-    Zone,
-    other_player,
-    placement_uids,
-)
+from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
+from .priority import holder as priority_holder
 from .rules import guard_citation
-from .spec import DONE_EVENT, Actor, Role
-from .summon import Summon
+from .spec import DONE_EVENT, Actor
+from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import TraceRecord
 
 
@@ -71,32 +56,53 @@ def _uses_cards(setup: Setup) -> bool:
     return any(player.cards for player in setup.players.values())
 
 
-class _Unknown:
-    """Marks a cached value as not computed yet."""
-
-
-_UNKNOWN = _Unknown()
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
                   "actor", "priority", "chain", "rule", "state", "choice", "detail")
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
+def _place_cards(game: GameState, setup: Setup) -> None:
+    """Put the setup's named library cards in their zones."""
+    uids = placement_uids(setup)
+    for player in PLAYERS:
+        for index, placement in enumerate(setup.players[player].cards):
+            card = game.library.get(placement.card)
+            if card is None:
+                raise ValueError(f"players.{player}.cards[{index}]: unknown card {placement.card!r}")
+            uid = uids[(player, index)]
+            if placement.zone is Zone.monster and card.type is not CardType.monster:
+                raise ValueError(f"players.{player}.cards[{index}]: {card.id} is not a monster; "
+                                 "it cannot be placed in the monster zone")
+            if placement.zone is Zone.spell_trap and card.type is CardType.monster:
+                raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
+                                 "it cannot be placed in the spell/trap zone")
+            face_down_attack = placement.face_up is False and placement.position.value == "attack"
+            if placement.zone is Zone.monster and face_down_attack:
+                raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
+            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}.get(placement.zone)
+            if zones is not None and len(game.players[player].zone_list(placement.zone)) >= zones:
+                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full (5)")
+            instance = CardInstance.of_card(uid, player, card)
+            instance.position = placement.position
+            default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
+            instance.face_up = default_face_up if placement.face_up is None else placement.face_up
+            instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
+            if placement.destroyed_this_turn:
+                instance.destroyed_turn = setup.turn
+            game.players[player].zone_list(placement.zone).append(instance)
+
+
 class Duel:
-    """A duel in progress.
+    """A duel in progress: the runtime around one :class:`~ygo_fsm.state.GameState`.
 
     Create it from a :class:`~ygo_fsm.game.Setup` (or keyword overrides of the default
     setup: ``Duel(profile="ocg2008")``). The machines come from a shared
-    :class:`~ygo_fsm.engine.Rulebook`; creating a duel builds none.
+    :class:`~ygo_fsm.engine.Rulebook`; creating a duel builds none. The duel keeps its
+    ``setup``, the ``history`` of actions and the ``trace``; everything else is its ``game``.
     """
 
-    __slots__ = (
-        "rulebook", "profile", "turn", "turn_player", "players", "_effects",
-        "_frames", "_history", "_records", "_trace", "winner", "is_over", "end_reason", "_seq",
-        "_priority", "_option_cache", "library", "chain", "chain_finished", "events",
-        "window", "handled", "last_action_summon", "choice", "actor", "_detail", "normal_summon_turn",
-        "resolutions", "attack", "last_attack", "battle_phase_number", "summon", "used_once",
-        "draw_replaced_turn", "expiring",
-    )
+    __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
+                 "resolutions")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
@@ -105,100 +111,120 @@ class Duel:
         elif overrides:
             raise TypeError("give a Setup or keyword overrides, not both")
         self.rulebook = rulebook or default_rulebook()
-        self.profile: Profile = setup.profile
-        self.turn: int = setup.turn
-        self.turn_player: str = setup.turn_player
-        self.players: dict[str, PlayerState] = {p: PlayerState(setup.players[p], p) for p in PLAYERS}
-        self.library = library if library is not None else (default_library() if _uses_cards(setup) else {})
-        self._place_cards(setup)
-        self.chain: list[Link] = []
-        self.chain_finished = False
-        self.events: list[Occurrence] = []
-        self.window: Window | None = None
-        self.handled: set[tuple[str, int, int, str]] = set()
-        self.last_action_summon = False
-        self.choice: str | None = None
-        self.actor: str | None = None
-        self._detail: list[str] = []
-        self.normal_summon_turn = 0
-        self.attack: Attack | None = None
-        """The attack in progress."""
-        self.last_attack: Attack | None = None
-        """The last attack that ended (cancelled, stopped or fought)."""
-        self.summon: Summon | None = None
-        self.used_once: set[tuple[str, int, int]] = set()
-        self.draw_replaced_turn = 0
-        self.expiring: list[Expiry] = []
-        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
-        self.battle_phase_number = 0
-        self.resolutions: list[tuple[int, int, str, bool]] = []
-        """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
-        self._effects: dict[int, frozenset[TurnEffect]] = {
-            turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()
-        }
-        if setup.effects:
-            self._effects[setup.turn] = self._effects.get(setup.turn, frozenset()) | set(setup.effects)
-        self._frames: list[Frame] = []
-        self._history: list[Action] = []
-        self._records: list[tuple[object, ...]] = []
-        self._trace: list[TraceRecord] = []
-        self._priority: str | _Unknown | None = _UNKNOWN
-        self._option_cache: list[_Option] | None = None
-        self.winner: str | None = None
-        self.is_over = False
-        self.end_reason = ""
-        self._seq = 0
+        self.setup = setup
+        game = self.game = self.initial_game(setup, rulebook=self.rulebook, library=library)
+        self._start_runtime()
         try:
             start = self.rulebook.state("turn", setup.phase)
         except KeyError:
             raise ValueError(f"unknown starting phase {setup.phase!r}; states of the turn machine: "
                              f"{', '.join(self.rulebook.specs['turn'].state_ids())}") from None
         if start.id == "battle_phase":
-            self.battle_phase_number = 1  # starting inside a Battle Phase
-        self._frames.append(Frame(self, "turn", start.id, None))
+            game.battle_phase_number = 1  # starting inside a Battle Phase
+        game.frames.append(Frame(game, "turn", start.id, None))
         self._enter_children()
         self._settle()
 
-    def _place_cards(self, setup: Setup) -> None:
-        uids = placement_uids(setup)
-        for player in PLAYERS:
-            for index, placement in enumerate(setup.players[player].cards):
-                card = self.library.get(placement.card)
-                if card is None:
-                    raise ValueError(f"players.{player}.cards[{index}]: unknown card {placement.card!r}")
-                uid = uids[(player, index)]
-                if placement.zone is Zone.monster and card.type is not CardType.monster:
-                    raise ValueError(f"players.{player}.cards[{index}]: {card.id} is not a monster; "
-                                     "it cannot be placed in the monster zone")
-                if placement.zone is Zone.spell_trap and card.type is CardType.monster:
-                    raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
-                                     "it cannot be placed in the spell/trap zone")
-                face_down_attack = placement.face_up is False and placement.position.value == "attack"
-                if placement.zone is Zone.monster and face_down_attack:
-                    raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
-                zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}.get(placement.zone)
-                if zones is not None and len(self.players[player].zone_list(placement.zone)) >= zones:
-                    raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full (5)")
-                instance = CardInstance.of_card(uid, player, card)
-                instance.position = placement.position
-                default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
-                instance.face_up = default_face_up if placement.face_up is None else placement.face_up
-                instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
-                if placement.destroyed_this_turn:
-                    instance.destroyed_turn = setup.turn
-                self.players[player].zone_list(placement.zone).append(instance)
+    def _start_runtime(self) -> None:
+        self._history: list[Action] = []
+        self._records: list[tuple[object, ...]] = []
+        self._trace: list[TraceRecord] = []
+        self._option_cache: list[_Option] | None = None
+        self._seq = 0
+        self.resolutions: list[tuple[int, int, str, bool]] = []
+        """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+
+    @staticmethod
+    def initial_game(setup: Setup, *, rulebook: Rulebook | None = None,
+                     library: Mapping[str, CardSpec] | None = None) -> GameState:
+        """The game data ``setup`` describes, before any machine runs (no frames yet).
+
+        Raises ``ValueError`` naming the placement when a card cannot be where the setup puts it.
+        """
+        if library is None:
+            library = default_library() if _uses_cards(setup) else {}
+        game = GameState(profile=setup.profile, turn=setup.turn, turn_player=setup.turn_player, library=library,
+                         state_specs=(rulebook or default_rulebook()).state_specs,
+                         players={p: PlayerState(setup.players[p], p) for p in PLAYERS})
+        _place_cards(game, setup)
+        game.turn_effects = {turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()}
+        if setup.effects:
+            game.turn_effects[setup.turn] = game.turn_effects.get(setup.turn, frozenset()) | set(setup.effects)
+        return game
+
+    # --- the game state, read through the duel -----------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        return self.game.profile
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def turn_player(self) -> str:
+        return self.game.turn_player
+
+    @property
+    def players(self) -> dict[str, PlayerState]:
+        return self.game.players
+
+    @property
+    def library(self) -> Mapping[str, CardSpec]:
+        return self.game.library
+
+    @property
+    def chain(self) -> list[Link]:
+        return self.game.chain
+
+    @property
+    def window(self) -> Window | None:
+        return self.game.window
+
+    @property
+    def attack(self) -> Attack | None:
+        """The attack in progress."""
+        return self.game.attack
+
+    @property
+    def last_attack(self) -> Attack | None:
+        """The last attack that ended (cancelled, stopped or fought)."""
+        return self.game.last_attack
+
+    @property
+    def summon(self) -> Summon | None:
+        """The summon in progress."""
+        return self.game.summon
+
+    @property
+    def expiring(self) -> list[Expiry]:
+        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
+        return self.game.expiring
+
+    @property
+    def winner(self) -> str | None:
+        return self.game.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def end_reason(self) -> str:
+        return self.game.end_reason
 
     # --- reading the duel -------------------------------------------------------------
 
     @property
     def opponent(self) -> str:
         """The non-turn player."""
-        return other_player(self.turn_player)
+        return self.game.opponent
 
     @property
     def state(self) -> str:
         """The full state path, e.g. ``main_phase_1.open.turn_player``."""
-        return ".".join(frame.state for frame in self._frames)
+        return self.game.path
 
     def in_state(self, path: str) -> bool:
         """Whether the duel is in ``path`` or in a state nested inside it."""
@@ -208,38 +234,14 @@ class Duel:
     @property
     def priority(self) -> str | None:
         """The player who must act now (holds priority or must choose), or ``None``."""
-        holder = self._priority
-        if isinstance(holder, _Unknown):
-            holder = self._priority = self._find_priority()
-        return holder
-
-    def _find_priority(self) -> str | None:
-        if self.is_over:
-            return None
-        for frame in reversed(self._frames):
-            role = self.rulebook.state(frame.machine, frame.state).priority
-            if role is not None:
-                return self._holder(role)
-        return None
-
-    def _holder(self, role: Role) -> str | None:
-        if role is Role.turn_player:
-            return self.turn_player
-        if role is Role.opponent:
-            return self.opponent
-        if role is Role.responder:
-            return other_player(self.chain[-1].controller) if self.chain else self.opponent
-        if role is Role.last_activator:
-            return self.chain[-1].controller if self.chain else self.turn_player
-        tier = current_tier(self)
-        return tier.player if tier is not None else None
+        return priority_holder(self.game)
 
     current_player = priority
 
     @property
     def frames(self) -> tuple[Frame, ...]:
         """The active machines, the ``turn`` machine first."""
-        return tuple(self._frames)
+        return tuple(self.game.frames)
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -254,14 +256,9 @@ class Duel:
             trace.append(TraceRecord.model_validate(dict(zip(_RECORD_FIELDS, row, strict=True))))
         return tuple(trace)
 
-    def normal_draw_due(self) -> bool:
-        """The turn player draws normally this turn (not the first turn under a profile with no
-        first-turn draw, 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
-        return not (self.turn == 1 and not PROFILE_RULES[self.profile].first_turn_draw)
-
     def effect_applies(self, effect: TurnEffect) -> bool:
         """Whether a turn effect applies to the current turn."""
-        return effect in self._effects.get(self.turn, ())
+        return self.game.effect_applies(effect)
 
     def legal_actions(self) -> list[Action]:
         """The actions the player who must act may take now (none once the duel is over)."""
@@ -298,11 +295,12 @@ class Duel:
             if (transition.spec.event == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):
                 self._history.append(Action(name, holder, choice))
-                self.choice, self.actor = choice, holder
+                game = self.game
+                game.choice, game.actor = choice, holder
                 try:
                     self._take(level, transition, actor=holder)
                 finally:
-                    self.choice = self.actor = None
+                    game.choice = game.actor = None
                 self._settle()
                 return
         offered = [str(Action(t.spec.event, p, c.key if c else None)) for p, _, t, c in options]
@@ -317,108 +315,32 @@ class Duel:
         """An independent copy: applying actions to one leaves the other as it was."""
         clone = Duel.__new__(Duel)
         clone.rulebook = self.rulebook
-        clone.profile, clone.turn, clone.turn_player = self.profile, self.turn, self.turn_player
-        clone.players = {p: state.copy() for p, state in self.players.items()}
-        clone._effects = dict(self._effects)
-        clone._frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self._frames]
-        clone.library = self.library
-        clone.chain = [replace(link) for link in self.chain]
-        clone.chain_finished = self.chain_finished
-        clone.events = list(self.events)
-        clone.window = self.window.copy() if self.window is not None else None
-        clone.handled = set(self.handled)
-        clone.last_action_summon = self.last_action_summon
-        clone.choice = clone.actor = None
-        clone._detail = []
-        clone.normal_summon_turn = self.normal_summon_turn
-        clone.resolutions = list(self.resolutions)
-        clone.attack = self.attack.copy() if self.attack is not None else None
-        clone.last_attack = self.last_attack.copy() if self.last_attack is not None else None
-        clone.battle_phase_number = self.battle_phase_number
-        clone.summon = self.summon.copy() if self.summon is not None else None
-        clone.used_once = set(self.used_once)
-        clone.draw_replaced_turn = self.draw_replaced_turn
-        clone.expiring = list(self.expiring)
+        clone.setup = self.setup
+        clone.game = self.game.copy()
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)
-        clone._priority = _UNKNOWN
-        clone._option_cache = None
-        clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
         clone._seq = self._seq
+        clone._option_cache = None
+        clone.resolutions = list(self.resolutions)
         return clone
 
-    # --- used by callbacks ------------------------------------------------------------
-
-    def begin_next_turn(self) -> None:
-        """The next turn begins; the other player becomes the turn player. Effects of resolved
-        cards that applied "this turn" (「ラストバトル！」's End Phase) are over: those cards go to
-        the graveyard."""
-        for state in self.players.values():
-            state.graveyard_cards.extend(state.lingering)
-            state.lingering.clear()
-        self.turn += 1
-        self.turn_player = self.opponent
+    # --- changing the game from outside a transition ------------------------------------
 
     def where(self, uid: str) -> tuple[str, Zone] | None:
         """The player and zone of the named card ``uid`` (``None`` when there is none)."""
-        found = find(self, uid)
+        found = self.game.find(uid)
         return (found[0], found[1]) if found is not None else None
-
-    def note_resolution(self, number: int, uid: str, negated: bool) -> None:
-        """Record a resolved link (the transition being taken gets the next trace seq)."""
-        self.resolutions.append((self._seq + 1, number, uid, negated))
-
-    def lose_lp(self, player: str, amount: int) -> None:
-        """``player`` loses ``amount`` LP (damage or a payment); see :meth:`check_lp`."""
-        self.players[player].lp -= amount
-
-    def check_lp(self) -> None:
-        """A player at 0 LP loses; both at 0 is a draw (000 ●メインフェイズ１ 例 …攻击（对方LP 0））.
-        Called once an event that changed LP is over, so simultaneous damage is judged together."""
-        if self.is_over:
-            return
-        out = [p for p in PLAYERS if self.players[p].lp <= 0]
-        for player in out:
-            self.players[player].lp = 0
-        if len(out) == 2:
-            self.end_duel(winner=None, reason="lp")
-            self.say("双方的基本分为0，平局")
-        elif out:
-            self.end_duel(winner=other_player(out[0]), reason="lp")
-            self.say(f"{out[0]}的基本分为0，{other_player(out[0])}获得决斗的胜利")
-
-    def attack_damage(self, player: str, amount: int) -> None:
-        """Battle damage to ``player`` from the attack in progress."""
-        self.lose_lp(player, amount)
-        if self.attack is not None:
-            self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
-
-    def say(self, text: str) -> None:
-        """Add a line of narration to the transition being taken (the trace's ``detail``)."""
-        self._detail.append(text)
 
     def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
         """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
-        turn = self.turn if turn is None else turn
-        self._effects[turn] = self._effects.get(turn, frozenset()) | {effect}
+        self.game.add_turn_effect(effect, turn)
         self._forget()
 
     def _forget(self) -> None:
         """Drop the cached priority holder and options (the duel changed outside a transition)."""
-        self._priority = _UNKNOWN
+        self.game.forget()
         self._option_cache = None
-
-    def replace_draw(self) -> None:
-        """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
-        self.add_turn_effect(TurnEffect.draw_replaced)
-        self.draw_replaced_turn = self.turn
-
-    def end_duel(self, *, winner: str | None, reason: str) -> None:
-        """The duel is over (``winner`` ``None`` for a draw)."""
-        self.winner = winner
-        self.is_over = True
-        self.end_reason = reason
 
     # --- the engine -------------------------------------------------------------------
 
@@ -440,7 +362,7 @@ class Duel:
         role = Actor.turn_player if holder == self.turn_player else Actor.opponent
         options: list[_Option] = []
         handled: set[str] = set()
-        frames = self._frames
+        frames = self.game.frames
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
             candidates = self.rulebook.player_transitions(frame.machine, frame.state)
@@ -472,7 +394,7 @@ class Duel:
         holder = self.priority
         if player is not None and player != holder:
             return f"{player} does not hold priority ({holder} must act)"
-        for frame in reversed(self._frames):
+        for frame in reversed(self.game.frames):
             for transition in self.rulebook.outgoing(frame.machine, frame.state):
                 spec = transition.spec
                 if spec.event != name:
@@ -499,7 +421,7 @@ class Duel:
 
     def _declared_elsewhere(self, name: str) -> str:
         """Where an action not offered here is declared, and what would block it there."""
-        active = {frame.machine: frame for frame in self._frames}
+        active = {frame.machine: frame for frame in self.game.frames}
         places: list[str] = []
         for machine_id in self.rulebook.specs:
             for transition in self.rulebook.machines_transitions(machine_id):
@@ -515,43 +437,50 @@ class Duel:
 
     def _enter_children(self) -> None:
         """Push the machines run by the innermost state, recursively, at their initial states."""
+        game = self.game
+        frames = game.frames
         while True:
-            frame = self._frames[-1]
+            frame = frames[-1]
             child = self.rulebook.state(frame.machine, frame.state).machine
             if child is None:
                 return
-            self._frames.append(Frame(self, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
+            frames.append(Frame(game, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
 
     def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
-        frame = self._frames[level]
-        self._detail = []
+        game = self.game
+        frame = game.frames[level]
+        game.narration = []
         transition.execute(frame)  # guards re-checked with the inner frames still in place
-        self.check_lp()
-        del self._frames[level + 1:]  # leaving the source state leaves the machines it ran
+        game.check_lp()
+        del game.frames[level + 1:]  # leaving the source state leaves the machines it ran
         self._enter_children()
-        self._priority = _UNKNOWN
+        game.forget()
         self._option_cache = None
         spec = transition.spec
         self._seq += 1
+        for number, uid, negated in game.resolved_now:
+            self.resolutions.append((self._seq, number, uid, negated))
+        game.resolved_now = []
         self._records.append((
-            self._seq, self.turn, self.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, self.state, self.choice,
-            tuple(self._detail),
+            self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
+            spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, game.path, game.choice,
+            tuple(game.narration),
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
-                      "spell_speed": link.spell_speed, "negated": link.negated} for link in self.chain)
+                      "spell_speed": link.spell_speed, "negated": link.negated} for link in self.game.chain)
 
     def _settle(self) -> None:
         """Take engine transitions until a player must act or the duel is over."""
         rulebook = self.rulebook
-        while not self.is_over:
-            frame = self._frames[-1]
+        game = self.game
+        frames = game.frames
+        while not game.is_over:
+            frame = frames[-1]
             state = rulebook.state(frame.machine, frame.state)
             if state.terminal:
-                if not self.is_over:
-                    self.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
+                game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
             enabled = [t for t in rulebook.engine_transitions(frame.machine, frame.state) if t.enabled(frame)]
             if len(enabled) > 1:
@@ -559,17 +488,17 @@ class Duel:
                                   f"{', '.join(t.spec.id for t in enabled)} are enabled together "
                                   "with no declared precedence")
             if enabled:
-                self._take(len(self._frames) - 1, enabled[0], actor="engine")
+                self._take(len(frames) - 1, enabled[0], actor="engine")
                 continue
-            if state.final and len(self._frames) > 1:
-                self._frames.pop()
-                parent = self._frames[-1]
+            if state.final and len(frames) > 1:
+                frames.pop()
+                parent = frames[-1]
                 done = [t for t in rulebook.done_transitions(parent.machine, parent.state) if t.enabled(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
                                       f"enabled in {parent.machine}.{parent.state}")
-                self._take(len(self._frames) - 1, done[0], actor="engine")
+                self._take(len(frames) - 1, done[0], actor="engine")
                 continue
             if not self._options():
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")

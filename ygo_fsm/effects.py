@@ -26,8 +26,6 @@ Activation, chains and windows are :mod:`ygo_fsm.chain`; what resolutions do is
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .cards import (
     SPELL_KINDS,
@@ -40,64 +38,48 @@ from .cards import (
     Phase,
     Target,
 )
-from .events import Expiry
-from .game import SPELL_TRAP_ZONES, CardInstance, Zone, other_player
+from .game import SPELL_TRAP_ZONES, Zone, other_player
 from .spec import ActivationLimit
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import CardInstance, Choice, Expiry, GameState
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One option of a player action: its key (as actions name it) and a label."""
-
-    key: str
-    label: str
-
-
-def find(duel: Duel, uid: str) -> tuple[str, Zone, CardInstance] | None:
+def find(game: GameState, uid: str) -> tuple[str, Zone, CardInstance] | None:
     """The player, zone and instance of the named card ``uid``."""
-    for player, state in duel.players.items():
-        for zone, card in state.all_cards():
-            if card.uid == uid:
-                return player, zone, card
-    return None
+    return game.find(uid)
 
-
-def move(duel: Duel, card: CardInstance, to: Zone, *, player: str | None = None) -> None:
+def move(game: GameState, card: CardInstance, to: Zone, *, player: str | None = None) -> None:
     """Move a named card to a zone of ``player`` (default: where it is now, else its owner)."""
-    where = find(duel, card.uid)
+    where = find(game, card.uid)
     if where is not None:
-        duel.players[where[0]].zone_list(where[1]).remove(card)
+        game.players[where[0]].zone_list(where[1]).remove(card)
         player = player or (where[0] if to is not Zone.graveyard else card.owner)
-    duel.players[player or card.owner].zone_list(to).append(card)
+    game.players[player or card.owner].zone_list(to).append(card)
 
 
-def current_phase(duel: Duel) -> str:
+def current_phase(game: GameState) -> str:
     """The turn machine's state: ``main_phase_1``, ``standby_phase`` …"""
-    return duel.frames[0].state
+    return game.frames[0].state
 
 
-def in_main_phase(duel: Duel) -> bool:
-    return current_phase(duel) in ("main_phase_1", "main_phase_2")
+def in_main_phase(game: GameState) -> bool:
+    return current_phase(game) in ("main_phase_1", "main_phase_2")
 
 
-def in_phase_open_state(duel: Duel, phase: Phase) -> bool:
+def in_phase_open_state(game: GameState, phase: Phase) -> bool:
     """The duel is in the open game state that handles ``phase``'s effects (a state declaring
     ``phase_effects:``, whose ``priority`` machine is not inside a chain or window)."""
-    frames = duel.frames
+    frames = game.frames
     for index, frame in enumerate(frames[:-1]):
-        if duel.rulebook.state(frame.machine, frame.state).phase_effects == phase.value:
+        if game.state_spec(frame).phase_effects == phase.value:
             inner = frames[index + 1]
             return inner.machine == "priority" and inner.state in _PRIORITY_OPEN_STATES
     return False
 
 
-def phase_effects_here(duel: Duel) -> str | None:
+def phase_effects_here(game: GameState) -> str | None:
     """The phase whose effects the active states handle (their ``phase_effects:``), if any."""
-    for frame in duel.frames:
-        phase = duel.rulebook.state(frame.machine, frame.state).phase_effects
+    for frame in game.frames:
+        phase = game.state_spec(frame).phase_effects
         if phase is not None:
             return phase
     return None
@@ -106,21 +88,21 @@ def phase_effects_here(duel: Duel) -> str | None:
 _PRIORITY_OPEN_STATES = ("turn_player", "opponent", "turn_player_handles", "opponent_handles")
 
 
-def activation_limit(duel: Duel) -> ActivationLimit | None:
+def activation_limit(game: GameState) -> ActivationLimit | None:
     """The limit declared by the innermost active state that has one (``None``: no limit)."""
-    for frame in reversed(duel.frames):
-        limit = duel.rulebook.state(frame.machine, frame.state).activation_limit
+    for frame in reversed(game.frames):
+        limit = game.state_spec(frame).activation_limit
         if limit is not None:
             return limit
     return None
 
 
-def damage_step_allows(duel: Duel, effect: EffectSpec) -> bool:
+def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
     """004 伤害步骤: only counter traps, effects that negate an activation, ATK/DEF changes (up to
     before damage calculation), mandatory effects, flip effects and the triggers of a monster's
     own summon or destruction may be activated; the states of ``damage_step`` declare which limit
     holds (``activation_limit:``)."""
-    limit = activation_limit(duel)
+    limit = activation_limit(game)
     if limit is None:
         return True
     ops = {operation.op for operation in effect.resolution}
@@ -144,45 +126,45 @@ def _location_ok(zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     return zone is Zone.lingering
 
 
-def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
+def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     """The effect's location and conditions hold for ``card`` controlled by ``controller``."""
     if not _location_ok(zone, card, effect):
         return False
     conditions = effect.conditions
-    turn_player = duel.turn_player
+    turn_player = game.turn_player
     if conditions.own_turn and controller != turn_player:
         return False
     if (conditions.opponent_turn or conditions.opponent_is_turn_player) and controller == turn_player:
         return False
     if conditions.controller_is_turn_player and controller != turn_player:
         return False
-    if conditions.lp_at_most is not None and duel.players[controller].lp > conditions.lp_at_most:
+    if conditions.lp_at_most is not None and game.players[controller].lp > conditions.lp_at_most:
         return False
-    if conditions.destroyed_this_turn and card.destroyed_turn != duel.turn:
+    if conditions.destroyed_this_turn and card.destroyed_turn != game.turn:
         return False
     if conditions.summoned_by_own_effect and not card.summoned_by_own_effect:
         return False
-    if conditions.normal_draw_due and not duel.normal_draw_due():
+    if conditions.normal_draw_due and not game.normal_draw_due():
         return False
-    if conditions.controls_monster and not duel.players[controller].monsters:
+    if conditions.controls_monster and not game.players[controller].monsters:
         return False
-    if conditions.main_phase and not in_main_phase(duel):
+    if conditions.main_phase and not in_main_phase(game):
         return False
     is_set = zone is Zone.spell_trap and not card.face_up
-    if is_set and card.set_turn >= duel.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
+    if is_set and card.set_turn >= game.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
-    if effect.once_per_turn and (card.uid, effect_index(card, effect), duel.turn) in duel.used_once:
+    if effect.once_per_turn and (card.uid, effect_index(card, effect), game.turn) in game.used_once:
         return False
     if (effect.kind in SPELL_KINDS | TRAP_KINDS and zone is Zone.hand
-            and len(duel.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
+            and len(game.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
         return False  # 002 ●主要阶段1 ※包括发动中的魔法、陷阱，魔法、陷阱最多只能放在5个魔法陷阱区域里
     cost = effect.cost
-    if cost.pay_lp and duel.players[controller].lp < cost.pay_lp:
+    if cost.pay_lp and game.players[controller].lp < cost.pay_lp:
         return False
     if cost.tribute_other:
-        others = [m for m in duel.players[controller].monsters if m is not card]
+        others = [m for m in game.players[controller].monsters if m is not card]
         if len(others) < cost.tribute_other:
             return False
     return True
@@ -192,22 +174,22 @@ def effect_index(card: CardInstance, effect: EffectSpec) -> int:
     return card.card.effects.index(effect) if card.card is not None else 0
 
 
-def targets(duel: Duel, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
+def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
     """The target options of an effect (``[None]`` when it takes none)."""
     target = effect.target
     if target is Target.none:
         return [None]
     opponent = other_player(controller)
     if target is Target.own_monster:
-        return [m.uid for m in duel.players[controller].monsters]
+        return [m.uid for m in game.players[controller].monsters]
     if target is Target.opponent_monster:
-        return [m.uid for m in duel.players[opponent].monsters]
+        return [m.uid for m in game.players[opponent].monsters]
     if target is Target.optional_opponent_monster:
-        return [None, *(m.uid for m in duel.players[opponent].monsters)]
+        return [None, *(m.uid for m in game.players[opponent].monsters)]
     if target is Target.any_monster:
-        return [m.uid for p in (controller, opponent) for m in duel.players[p].monsters if m is not card
+        return [m.uid for p in (controller, opponent) for m in game.players[p].monsters if m is not card
                 or not effect.cost.tribute_self]
-    return [c.uid for p in (controller, opponent) for c in duel.players[p].spell_traps if c is not card]
+    return [c.uid for p in (controller, opponent) for c in game.players[p].spell_traps if c is not card]
 
 
 def choice_key(card: CardInstance, index: int, target: str | None) -> str:
@@ -222,163 +204,163 @@ def parse_key(key: str) -> tuple[str, int, str | None]:
     return uid, (int(number) - 1 if number else 0), (target or None)
 
 
-def choice_label(duel: Duel, card: CardInstance, effect: EffectSpec, target: str | None) -> str:
+def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target: str | None) -> str:
     text = f"「{card.name}」"
     if target:
-        found = find(duel, target)
+        found = find(game, target)
         text += f" → 「{found[2].name if found else target}」"
     return text + (f"：{effect.label}" if effect.label else "")
 
 
-def effects_of(duel: Duel, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
-    for zone, card in duel.players[player].all_cards():
+def effects_of(game: GameState, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
+    for zone, card in game.players[player].all_cards():
         if card.card is None:
             continue
         for index, effect in enumerate(card.card.effects):
             yield zone, card, index, effect
 
 
-def _choices(duel: Duel, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
+def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
     choices = []
     for card, index, effect in candidates:
-        for target in targets(duel, player, card, effect):
-            choices.append(Choice(choice_key(card, index, target), choice_label(duel, card, effect, target)))
+        for target in targets(game, player, card, effect):
+            choices.append(Choice(choice_key(card, index, target), choice_label(game, card, effect, target)))
     return choices
 
 
-def _phase_effect_pending(duel: Duel, card: CardInstance, index: int, effect: EffectSpec) -> bool:
+def _phase_effect_pending(game: GameState, card: CardInstance, index: int, effect: EffectSpec) -> bool:
     phase = effect.phase
-    return (phase is not None and in_phase_open_state(duel, phase)
-            and (card.uid, index, duel.turn, phase.value) not in duel.handled)
+    return (phase is not None and in_phase_open_state(game, phase)
+            and (card.uid, index, game.turn, phase.value) not in game.handled)
 
 
-def open_state_activations(duel: Duel, player: str) -> list[Choice]:
+def open_state_activations(game: GameState, player: str) -> list[Choice]:
     """What ``player`` may activate with priority in an open game state (empty chain)."""
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(duel, player):
-            if not effect.starts_chain_link or not conditions_hold(duel, player, zone, card, effect):
+        for zone, card, index, effect in effects_of(game, player):
+            if not effect.starts_chain_link or not conditions_hold(game, player, zone, card, effect):
                 continue
             if effect.phase is not None:
-                if _phase_effect_pending(duel, card, index, effect):
+                if _phase_effect_pending(game, card, index, effect):
                     yield card, index, effect
                 continue
-            if effect.is_trigger_like or effect.events or not damage_step_allows(duel, effect):
+            if effect.is_trigger_like or effect.events or not damage_step_allows(game, effect):
                 continue
             if effect.spell_speed == 1:
-                if player == duel.turn_player and in_main_phase(duel) and _in_open_state(duel):
+                if player == game.turn_player and in_main_phase(game) and _in_open_state(game):
                     yield card, index, effect
                 continue
             yield card, index, effect
-    return _choices(duel, player, candidates())
+    return _choices(game, player, candidates())
 
 
-def _in_open_state(duel: Duel) -> bool:
-    frames = duel.frames
+def _in_open_state(game: GameState) -> bool:
+    frames = game.frames
     return len(frames) >= 2 and frames[-1].machine == "priority" and frames[-2].state == "open"
 
 
-def expiring_now(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
+def expiring_now(game: GameState, player: str) -> list[tuple[int, Expiry]]:
     """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
-    return [(number, expiry) for number, expiry in enumerate(duel.expiring)
-            if expiry.controller == player and in_phase_open_state(duel, Phase(expiry.phase))]
+    return [(number, expiry) for number, expiry in enumerate(game.expiring)
+            if expiry.controller == player and in_phase_open_state(game, Phase(expiry.phase))]
 
 
-def phase_processing(duel: Duel, player: str) -> list[Choice]:
+def phase_processing(game: GameState, player: str) -> list[Choice]:
     """Phase effects handled without a chain link that ``player`` may process now, and the
     『…为止』 effects ending now (``until_<monster uid>``)."""
     choices = []
     seen: dict[str, int] = {}
-    for _, expiry in expiring_now(duel, player):
+    for _, expiry in expiring_now(game, player):
         seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
         suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
         choices.append(Choice(f"until_{expiry.uid}{suffix}", f"「{expiry.source}」的效果结束"))
-    for zone, card, index, effect in effects_of(duel, player):
-        if (effect.kind is EffectKind.processing and _phase_effect_pending(duel, card, index, effect)
-                and conditions_hold(duel, player, zone, card, effect)):
-            choices.append(Choice(choice_key(card, index, None), choice_label(duel, card, effect, None)))
+    for zone, card, index, effect in effects_of(game, player):
+        if (effect.kind is EffectKind.processing and _phase_effect_pending(game, card, index, effect)
+                and conditions_hold(game, player, zone, card, effect)):
+            choices.append(Choice(choice_key(card, index, None), choice_label(game, card, effect, None)))
     return choices
 
 
-def pending_phase_effects(duel: Duel, player: str) -> bool:
+def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
-    if expiring_now(duel, player):
+    if expiring_now(game, player):
         return True
-    for zone, card, index, effect in effects_of(duel, player):
+    for zone, card, index, effect in effects_of(game, player):
         if effect.phase is None or not effect.mandatory:
             continue
-        if _phase_effect_pending(duel, card, index, effect) and conditions_hold(duel, player, zone, card, effect):
+        if _phase_effect_pending(game, card, index, effect) and conditions_hold(game, player, zone, card, effect):
             return True
     return False
 
 
-def is_phase_choice(duel: Duel, key: str) -> bool:
+def is_phase_choice(game: GameState, key: str) -> bool:
     uid, index, _ = parse_key(key)
-    found = find(duel, uid)
+    found = find(game, uid)
     return found is not None and found[2].card is not None and found[2].card.effects[index].phase is not None
 
 
-def _events_now(duel: Duel) -> set[Event]:
+def _events_now(game: GameState) -> set[Event]:
     """What a response may answer: the newest link's activation (and what its cost did), and the
     events that opened the current window."""
-    kinds = set(duel.chain[-1].events) if duel.chain else set()
-    if duel.window is not None:
-        kinds |= duel.window.event_kinds
+    kinds = set(game.chain[-1].events) if game.chain else set()
+    if game.window is not None:
+        kinds |= game.window.event_kinds
     return kinds
 
 
-def chain_responses(duel: Duel, player: str) -> list[Choice]:
+def chain_responses(game: GameState, player: str) -> list[Choice]:
     """Effects ``player`` may chain to the newest link (spell speed 2+, not below it)."""
-    if not duel.chain:
+    if not game.chain:
         return []
-    floor = max(2, duel.chain[-1].spell_speed)
-    events = _events_now(duel)
+    floor = max(2, game.chain[-1].spell_speed)
+    events = _events_now(game)
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(duel, player):
+        for zone, card, index, effect in effects_of(game, player):
             if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
                     or (effect.events and not set(effect.events) & events)
-                    or not damage_step_allows(duel, effect)):
+                    or not damage_step_allows(game, effect)):
                 continue
-            if conditions_hold(duel, player, zone, card, effect):
+            if conditions_hold(game, player, zone, card, effect):
                 yield card, index, effect
-    return _choices(duel, player, candidates())
+    return _choices(game, player, candidates())
 
 
-def window_chain1(duel: Duel, player: str) -> list[Choice]:
+def window_chain1(game: GameState, player: str) -> list[Choice]:
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
     effect where allowed, then spell speed 2+ (no-timing cards not in restricted windows)."""
-    window = duel.window
+    window = game.window
     events = window.event_kinds if window is not None else set()
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(duel, player):
+        for zone, card, index, effect in effects_of(game, player):
             if (effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link
-                    or not damage_step_allows(duel, effect)):
+                    or not damage_step_allows(game, effect)):
                 continue
             if effect.kind is EffectKind.ignition:
-                allowed = window is not None and window.ignition_allowed and player == duel.turn_player
+                allowed = window is not None and window.ignition_allowed and player == game.turn_player
             elif effect.spell_speed >= 2:
                 allowed = (bool(set(effect.events) & events) if effect.events
                            else not (window is not None and window.restricted))
             else:
                 allowed = False
-            if allowed and conditions_hold(duel, player, zone, card, effect):
+            if allowed and conditions_hold(game, player, zone, card, effect):
                 yield card, index, effect
-    return _choices(duel, player, candidates())
+    return _choices(game, player, candidates())
 
 
-def special_summons_forbidden(duel: Duel) -> str:
+def special_summons_forbidden(game: GameState) -> str:
     """The name of a face-up card whose continuous effect forbids special summons (「昇霊術師 ジョウゲン」),
     or ``""``."""
-    for player in (duel.turn_player, duel.opponent):
-        for zone, card, _, effect in effects_of(duel, player):
+    for player in (game.turn_player, game.opponent):
+        for zone, card, _, effect in effects_of(game, player):
             if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
                     and card.face_up):
                 return card.name
     return ""
 
 
-def player_text(duel: Duel, player: str) -> str:
+def player_text(game: GameState, player: str) -> str:
     """How narration names a player: 回合玩家A / 对方B."""
-    return f"回合玩家{player}" if player == duel.turn_player else f"对方{player}"
+    return f"回合玩家{player}" if player == game.turn_player else f"对方{player}"

@@ -58,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from transitions import Event, EventData, Machine, State, Transition
 
@@ -66,30 +66,7 @@ from .cards import Phase
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
-
-if TYPE_CHECKING:
-    from .duel import Duel
-
-
-class Frame:
-    """One active machine of a duel: the model a shared ``transitions`` machine moves.
-
-    ``invoked_as`` is the parent's state that runs this machine and ``parent`` the parent's
-    machine (both ``None`` for the turn).
-    """
-
-    __slots__ = ("duel", "machine", "state", "invoked_as", "parent")
-
-    def __init__(self, duel: Duel, machine: str, state: str, invoked_as: str | None,
-                 parent: str | None = None) -> None:
-        self.duel = duel
-        self.machine = machine
-        self.state = state
-        self.invoked_as = invoked_as
-        self.parent = parent
-
-    def __repr__(self) -> str:
-        return f"Frame({self.machine}:{self.state})"
+from .state import Frame
 
 
 class DeclaredTransition(Transition):
@@ -233,6 +210,11 @@ class Rulebook:
 
     def state(self, machine: str, state: str) -> StateSpec:
         return self._states[(machine, state)]
+
+    @property
+    def state_specs(self) -> dict[tuple[str, str], StateSpec]:
+        """Every declared state, by (machine id, state id): what a game state's frames refer to."""
+        return self._states
 
     def outgoing(self, machine: str, state: str) -> tuple[CompiledTransition, ...]:
         return self._outgoing[(machine, state)]

@@ -1,44 +1,14 @@
-"""Events: things that happen in a duel, which triggers and cards with a specific timing
+"""Events: things that happen in a game, which triggers and cards with a specific timing
 respond to. Each is recorded as it happens; the next timing window collects them
 (000 ※回合的流程/阶段中，卡／效果的发动时点的出现条件)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from .cards import Event
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import GameState, Occurrence
 
 
-@dataclass(frozen=True)
-class Occurrence:
-    """Something that happened: an event, the player it concerns, and the card (if any)."""
-
-    event: Event
-    player: str
-    uid: str | None = None
-    deferred: bool = False
-    """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
+def emit(game: GameState, event: Event, player: str, uid: str | None = None) -> None:
+    game.events.append(Occurrence(event, player, uid))
 
 
-def emit(duel: Duel, event: Event, player: str, uid: str | None = None) -> None:
-    duel.events.append(Occurrence(event, player, uid))
-
-
-@dataclass(frozen=True)
-class Expiry:
-    """An effect that lasts "until" a phase (『…为止』): it ends there, without a chain link,
-    handled by its controller (000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁））."""
-
-    phase: str
-    """The phase whose open game state ends it (``end_phase`` …)."""
-    controller: str
-    uid: str
-    """The monster it changed."""
-    atk: int
-    """The ATK change to undo."""
-    source: str
-    """The card the effect came from (for narration)."""

@@ -10,8 +10,6 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .cards import CardSpec
-
 PLAYERS: tuple[str, str] = ("A", "B")
 """Player ids. ``A`` and ``B``; either may be the turn player."""
 
@@ -224,149 +222,10 @@ class Setup(_Model):
         return self
 
 
-class CardInstance:
-    """One card in a duel: a library card, or a monster given only by its name and stats."""
-
-    __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
-                 "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
-                 "summoned_turn", "position_changed_turn", "attacked_turn")
-
-    def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
-                 atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
-                 position: Position = Position.attack, face_up: bool = True, set_turn: int = 0) -> None:
-        self.uid = uid
-        self.card = card
-        self.name = name or (card.name_ja if card is not None else uid)
-        self.owner = owner
-        self.atk, self.defence, self.level, self.race = atk, defence, level, race
-        self.position = position
-        self.face_up = face_up
-        self.set_turn = set_turn
-        self.destroyed_turn: int | None = None
-        self.summoned_by_own_effect = False
-        self.attacked_battle_phase = 0
-        """The number of the Battle Phase in which it last declared an attack (0: never)."""
-        self.summoned_turn = 0
-        self.position_changed_turn = 0
-        self.attacked_turn = 0
-
-    @classmethod
-    def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
-        return cls(uid, owner, card=card, atk=card.atk, defence=card.defence, level=card.level, race=card.race)
-
-    def leave_field(self) -> None:
-        """It left the field: back to its printed ATK/DEF, and a new card for battle purposes
-        (a monster that returns may attack again)."""
-        if self.card is not None:
-            self.atk, self.defence = self.card.atk, self.card.defence
-        self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
-        self.summoned_by_own_effect = False
-
-    def copy(self) -> CardInstance:
-        clone = CardInstance.__new__(CardInstance)
-        for slot in CardInstance.__slots__:
-            setattr(clone, slot, getattr(self, slot))
-        return clone
-
-    @property
-    def attacks_in_defence(self) -> bool:
-        """It may attack in Defense Position (「絶対防御将軍」, 000 ※攻击中止…)."""
-        return self.card is not None and self.card.attacks_in_defence
-
-    @property
-    def can_declare_attack(self) -> bool:
-        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.), or a
-        face-up monster that may attack in Defense Position."""
-        return self.face_up and (self.position is Position.attack or self.attacks_in_defence)
-
-    def __repr__(self) -> str:
-        return f"<{self.uid} {self.name}>"
-
-
 MONSTER_ZONES = 5
 """Monster card zones per player (002 ●主要阶段1; 000)."""
 SPELL_TRAP_ZONES = 5
 """Spell and trap card zones per player (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
-
-_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
-_ZONE_ATTRIBUTE: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
-
-
-class PlayerState:
-    """A player's mutable state during a duel.
-
-    ``hand``, ``deck`` and ``graveyard`` are the numbers of cards there (named and unnamed);
-    the named cards are in the zone lists (``hand_cards``, ``monsters``, ``spell_traps`` …).
-    """
-
-    __slots__ = ("lp", "_hand", "_deck", "_graveyard", "hand_limit", *_ZONE_LISTS)
-
-    def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
-        self.lp = setup.lp
-        self._hand = setup.hand
-        self._deck = setup.deck
-        self._graveyard = setup.graveyard
-        self.hand_limit = setup.hand_limit
-        self.hand_cards: list[CardInstance] = []
-        self.monsters: list[CardInstance] = []
-        self.spell_traps: list[CardInstance] = []
-        self.graveyard_cards: list[CardInstance] = []
-        self.deck_cards: list[CardInstance] = []
-        self.banished: list[CardInstance] = []
-        self.lingering: list[CardInstance] = []
-        for index, monster in enumerate(setup.monsters):
-            self.monsters.append(CardInstance(
-                monster_uid(player, index), player, name=monster.name, atk=monster.atk,
-                defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
-
-    def zone_list(self, zone: Zone) -> list[CardInstance]:
-        cards: list[CardInstance] = getattr(self, _ZONE_ATTRIBUTE[zone])
-        return cards
-
-    def all_cards(self) -> list[tuple[Zone, CardInstance]]:
-        """Every named card with its zone, zone by zone."""
-        return [(zone, card) for zone, name in _ZONE_ATTRIBUTE.items() for card in getattr(self, name)]
-
-    @property
-    def hand(self) -> int:
-        return self._hand + len(self.hand_cards)
-
-    @hand.setter
-    def hand(self, value: int) -> None:
-        self._hand = value - len(self.hand_cards)
-
-    @property
-    def deck(self) -> int:
-        return self._deck + len(self.deck_cards)
-
-    @deck.setter
-    def deck(self, value: int) -> None:
-        self._deck = value - len(self.deck_cards)
-
-    @property
-    def graveyard(self) -> int:
-        return self._graveyard + len(self.graveyard_cards)
-
-    @graveyard.setter
-    def graveyard(self, value: int) -> None:
-        self._graveyard = value - len(self.graveyard_cards)
-
-    @property
-    def unnamed_hand(self) -> int:
-        return self._hand
-
-    def copy(self) -> PlayerState:
-        clone = PlayerState.__new__(PlayerState)
-        clone.lp, clone._hand, clone._deck, clone._graveyard = self.lp, self._hand, self._deck, self._graveyard
-        clone.hand_limit = self.hand_limit
-        for name in _ZONE_LISTS:
-            setattr(clone, name, [card.copy() for card in getattr(self, name)])
-        return clone
-
-    @property
-    def hand_size_limit(self) -> int | None:
-        """The hand size limit now in force (``None`` for no limit)."""
-        return HAND_LIMITS[self.hand_limit]
 
 
 def monster_uid(player: str, index: int) -> str:

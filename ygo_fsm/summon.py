@@ -22,44 +22,14 @@ it attacked; a Set monster may be flip summoned from the turn after it was Set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
-
 from .cards import CardSpec, Event, SpecialSummonCost
-from .effects import Choice, find, special_summons_forbidden
-from .events import Occurrence, emit
-from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, CardInstance, Position
+from .effects import find, special_summons_forbidden
+from .events import emit
+from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position
 from .operations import to_graveyard
-
-if TYPE_CHECKING:
-    from .duel import Duel
+from .state import CardInstance, Choice, GameState, Occurrence, Summon, SummonKind
 
 KIND_TEXT = {"normal": "通常召唤", "set": "里侧表示通常召唤（SET）", "flip": "反转召唤", "special": "特殊召唤"}
-
-
-SummonKind = Literal["normal", "set", "flip", "special"]
-
-
-@dataclass
-class Summon:
-    """The summon in progress."""
-
-    uid: str
-    kind: SummonKind
-    player: str
-    tributes_needed: int = 0
-    tributes: list[str] = field(default_factory=list)
-    negated: bool = False
-    cost: SpecialSummonCost | None = None
-    """A special summon's own cost (tributes of a given card, cards banished from the graveyard)."""
-    card: CardInstance | None = None
-    """The monster while it is taken out (step 3 until it lands): in no location."""
-    deferred: list[Occurrence] = field(default_factory=list)
-    """Events of step 2 (paying the conditions): their mandatory triggers wait for step 7."""
-
-    def copy(self) -> Summon:
-        return replace(self, tributes=list(self.tributes), deferred=list(self.deferred),
-                       card=self.card.copy() if self.card is not None else None)
 
 
 def tributes_for(card: CardInstance) -> int:
@@ -68,32 +38,32 @@ def tributes_for(card: CardInstance) -> int:
     return 0 if card.level <= 4 else 1 if card.level <= 6 else 2
 
 
-def _hand_monsters(duel: Duel) -> list[CardInstance]:
-    player = duel.players[duel.turn_player]
+def _hand_monsters(game: GameState) -> list[CardInstance]:
+    player = game.players[game.turn_player]
     return [c for c in player.hand_cards if c.card is not None and c.card.type.value == "monster"
             and not c.card.special_summon_only]
 
 
-def normal_summonable(duel: Duel) -> list[Choice]:
+def normal_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand that can be normal summoned or set now: enough monsters to tribute,
     and a free monster zone once they are tributed."""
-    available = len(duel.players[duel.turn_player].monsters)
-    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(duel)
+    available = len(game.players[game.turn_player].monsters)
+    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(game)
             if tributes_for(c) <= available and available - tributes_for(c) < MONSTER_ZONES]
 
 
-def flip_summonable(duel: Duel) -> list[Choice]:
+def flip_summonable(game: GameState) -> list[Choice]:
     """Face-down Defense Position monsters Set before this turn whose position has not changed
     this turn (002 ●主要阶段1 「反转召唤」)."""
-    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
-            if not m.face_up and m.set_turn < duel.turn and m.position_changed_turn != duel.turn]
+    return [Choice(m.uid, f"「{m.name}」") for m in game.players[game.turn_player].monsters
+            if not m.face_up and m.set_turn < game.turn and m.position_changed_turn != game.turn]
 
 
-def _cost_payable(duel: Duel, spec: CardSpec) -> bool:
+def _cost_payable(game: GameState, spec: CardSpec) -> bool:
     cost = spec.special_summon_cost
     if cost is None:
         return False
-    player = duel.players[duel.turn_player]
+    player = game.players[game.turn_player]
     tributes = [m for m in player.monsters if _fits_tribute(m, cost)]
     banishable = [c for c in player.graveyard_cards if _fits_banish(c, cost)]
     return len(tributes) >= cost.tribute and len(banishable) >= cost.banish_from_graveyard
@@ -108,11 +78,11 @@ def _fits_banish(card: CardInstance, cost: SpecialSummonCost) -> bool:
         not cost.banish_race or card.race == cost.banish_race)
 
 
-def special_summonable(duel: Duel) -> list[Choice]:
+def special_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
-    player, opponent = duel.players[duel.turn_player], duel.players[duel.opponent]
+    player, opponent = game.players[game.turn_player], game.players[game.opponent]
     choices: list[Choice] = []
-    if special_summons_forbidden(duel):
+    if special_summons_forbidden(game):
         return choices
     for card in player.hand_cards:
         spec = card.card
@@ -123,166 +93,166 @@ def special_summonable(duel: Duel) -> list[Choice]:
             continue
         procedure = spec.special_summon_procedure
         if (procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters) \
-                or (procedure == "cost" and _cost_payable(duel, spec)):
+                or (procedure == "cost" and _cost_payable(game, spec)):
             choices.append(Choice(card.uid, f"「{card.name}」"))
     return choices
 
 
-def position_changeable(duel: Duel) -> list[Choice]:
+def position_changeable(game: GameState) -> list[Choice]:
     """Face-up monsters whose position may change: once per turn, not the turn they were
     summoned, not after they attacked (002 ●主要阶段1【场上怪兽的表示形式变更】)."""
-    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[duel.turn_player].monsters
-            if m.face_up and m.summoned_turn != duel.turn and m.position_changed_turn != duel.turn
-            and m.attacked_turn != duel.turn]
+    return [Choice(m.uid, f"「{m.name}」") for m in game.players[game.turn_player].monsters
+            if m.face_up and m.summoned_turn != game.turn and m.position_changed_turn != game.turn
+            and m.attacked_turn != game.turn]
 
 
-def begin(duel: Duel, uid: str, kind: SummonKind) -> None:
+def begin(game: GameState, uid: str, kind: SummonKind) -> None:
     """Step 1: the summon is declared."""
-    found = find(duel, uid)
+    found = find(game, uid)
     assert found is not None, uid
     card = found[2]
     cost = card.card.special_summon_cost if card.card is not None and kind == "special" else None
     needed = tributes_for(card) if kind in ("normal", "set") else cost.tribute if cost is not None else 0
-    duel.summon = Summon(uid, kind, duel.turn_player, needed, cost=cost)
+    game.summon = Summon(uid, kind, game.turn_player, needed, cost=cost)
     if kind in ("normal", "set"):
-        duel.normal_summon_turn = duel.turn
+        game.normal_summon_turn = game.turn
     shown = "" if kind == "set" else f"「{card.name}」"
-    duel.say(f"回合玩家{duel.turn_player}{KIND_TEXT[kind]}{shown}的宣言")
+    game.say(f"回合玩家{game.turn_player}{KIND_TEXT[kind]}{shown}的宣言")
 
 
-def tribute_candidates(duel: Duel) -> list[Choice]:
-    summon = duel.summon
+def tribute_candidates(game: GameState) -> list[Choice]:
+    summon = game.summon
     if summon is None:
         return []
-    return [Choice(m.uid, f"「{m.name}」") for m in duel.players[summon.player].monsters
+    return [Choice(m.uid, f"「{m.name}」") for m in game.players[summon.player].monsters
             if m.uid not in summon.tributes and m.uid != summon.uid and _fits_tribute(m, summon.cost)]
 
 
-def tributes_missing(duel: Duel) -> bool:
-    summon = duel.summon
+def tributes_missing(game: GameState) -> bool:
+    summon = game.summon
     return summon is not None and len(summon.tributes) < summon.tributes_needed
 
 
-def pay_tribute(duel: Duel, uid: str) -> None:
-    summon = duel.summon
+def pay_tribute(game: GameState, uid: str) -> None:
+    summon = game.summon
     assert summon is not None
-    found = find(duel, uid)
+    found = find(game, uid)
     assert found is not None, uid
     summon.tributes.append(uid)
-    to_graveyard(duel, found[2], destroyed=False)
-    duel.say(f"把「{found[2].name}」做祭品")
+    to_graveyard(game, found[2], destroyed=False)
+    game.say(f"把「{found[2].name}」做祭品")
 
 
-def conditions_paid(duel: Duel) -> None:
+def conditions_paid(game: GameState) -> None:
     """End of step 2: what paying the conditions caused waits for step 7 (mandatory triggers only)."""
-    summon = duel.summon
+    summon = game.summon
     assert summon is not None
     cost = summon.cost
     if cost is not None and cost.banish_from_graveyard:
-        graveyard = duel.players[summon.player].graveyard_cards
+        graveyard = game.players[summon.player].graveyard_cards
         banished = [c for c in graveyard if _fits_banish(c, cost)][:cost.banish_from_graveyard]
         for card in banished:
             graveyard.remove(card)
-            duel.players[summon.player].banished.append(card)
-        duel.say("从墓地把" + "".join(f"「{c.name}」" for c in banished) + "除外")
-    summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in duel.events)
-    duel.events.clear()
+            game.players[summon.player].banished.append(card)
+        game.say("从墓地把" + "".join(f"「{c.name}」" for c in banished) + "除外")
+    summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in game.events)
+    game.events.clear()
 
 
-def take_out(duel: Duel) -> None:
+def take_out(game: GameState) -> None:
     """Step 3: the monster is taken out (revealed unless Set) and is in no location until it lands."""
-    summon = duel.summon
+    summon = game.summon
     assert summon is not None
-    found = find(duel, summon.uid)
+    found = find(game, summon.uid)
     if found is not None:
-        duel.players[found[0]].zone_list(found[1]).remove(found[2])
+        game.players[found[0]].zone_list(found[1]).remove(found[2])
         summon.card = found[2]
     if summon.kind != "set":
-        emit(duel, Event.summon_attempted, summon.player, summon.uid)
+        emit(game, Event.summon_attempted, summon.player, summon.uid)
 
 
-def is_set(duel: Duel) -> bool:
-    return duel.summon is not None and duel.summon.kind == "set"
+def is_set(game: GameState) -> bool:
+    return game.summon is not None and game.summon.kind == "set"
 
 
-def negated(duel: Duel) -> bool:
-    return duel.summon is not None and duel.summon.negated
+def negated(game: GameState) -> bool:
+    return game.summon is not None and game.summon.negated
 
 
-def succeed(duel: Duel) -> None:
+def succeed(game: GameState) -> None:
     """Step 5 (情况Ａ): the monster lands; the summon succeeded."""
-    summon = duel.summon
+    summon = game.summon
     assert summon is not None
     card = summon.card
     if card is None:  # a Set is not taken out: it goes straight from the hand
-        found = find(duel, summon.uid)
+        found = find(game, summon.uid)
         assert found is not None, summon.uid
         card = found[2]
-        duel.players[found[0]].zone_list(found[1]).remove(card)
+        game.players[found[0]].zone_list(found[1]).remove(card)
     summon.card = None
-    duel.players[summon.player].monsters.append(card)
+    game.players[summon.player].monsters.append(card)
     if summon.kind == "flip":
         card.face_up = True
         card.position = Position.attack
-        card.position_changed_turn = duel.turn
+        card.position_changed_turn = game.turn
         event = Event.flip_summoned
     else:
-        card.summoned_turn = duel.turn
+        card.summoned_turn = game.turn
         if summon.kind == "set":
-            card.face_up, card.position, card.set_turn = False, Position.defence, duel.turn
+            card.face_up, card.position, card.set_turn = False, Position.defence, game.turn
             event = Event.set_card
         else:
             card.face_up, card.position = True, Position.attack
             event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
-    duel.events[:0] = summon.deferred
-    emit(duel, event, summon.player, card.uid)
+    game.events[:0] = summon.deferred
+    emit(game, event, summon.player, card.uid)
     if summon.kind == "flip":
-        emit(duel, Event.flipped, summon.player, card.uid)
-    duel.last_action_summon = summon.kind != "set"
+        emit(game, Event.flipped, summon.player, card.uid)
+    game.last_action_summon = summon.kind != "set"
     shown = "怪兽" if summon.kind == "set" else f"「{card.name}」"
-    duel.say(f"{shown}{KIND_TEXT[summon.kind]}成功")
+    game.say(f"{shown}{KIND_TEXT[summon.kind]}成功")
 
 
-def fail(duel: Duel) -> None:
+def fail(game: GameState) -> None:
     """Step 5 (情况Ｂ): the summon failed; the mandatory triggers met before it wait in the failure window."""
-    summon = duel.summon
+    summon = game.summon
     assert summon is not None
-    duel.events[:0] = summon.deferred
-    emit(duel, Event.summon_negated, summon.player, summon.uid)
+    game.events[:0] = summon.deferred
+    emit(game, Event.summon_negated, summon.player, summon.uid)
 
 
-def finish(duel: Duel) -> None:
-    duel.summon = None
+def finish(game: GameState) -> None:
+    game.summon = None
 
 
-def change_position(duel: Duel, uid: str) -> None:
-    found = find(duel, uid)
+def change_position(game: GameState, uid: str) -> None:
+    found = find(game, uid)
     assert found is not None, uid
     card = found[2]
     card.position = Position.defence if card.position is Position.attack else Position.attack
-    card.position_changed_turn = duel.turn
-    emit(duel, Event.position_changed, duel.turn_player, uid)
+    card.position_changed_turn = game.turn
+    emit(game, Event.position_changed, game.turn_player, uid)
     shown = "守备" if card.position is Position.defence else "攻击"
-    duel.say(f"回合玩家{duel.turn_player}把「{card.name}」变成{shown}表示")
+    game.say(f"回合玩家{game.turn_player}把「{card.name}」变成{shown}表示")
 
 
 
-def settable_spell_traps(duel: Duel) -> list[Choice]:
-    player = duel.players[duel.turn_player]
+def settable_spell_traps(game: GameState) -> list[Choice]:
+    player = game.players[game.turn_player]
     if len(player.spell_traps) >= SPELL_TRAP_ZONES:
         return []
     return [Choice(c.uid, f"「{c.name}」") for c in player.hand_cards
             if c.card is not None and c.card.type.value in ("spell", "trap")]
 
 
-def set_spell_trap(duel: Duel, uid: str) -> None:
+def set_spell_trap(game: GameState, uid: str) -> None:
     """Set a spell or trap card face-down; it counts as Set this turn."""
-    found = find(duel, uid)
+    found = find(game, uid)
     assert found is not None, uid
     card = found[2]
-    duel.players[found[0]].hand_cards.remove(card)
-    duel.players[duel.turn_player].spell_traps.append(card)
+    game.players[found[0]].hand_cards.remove(card)
+    game.players[game.turn_player].spell_traps.append(card)
     card.face_up = False
-    card.set_turn = duel.turn
-    emit(duel, Event.set_card, duel.turn_player, uid)
-    duel.say(f"回合玩家{duel.turn_player}覆盖放置1张魔法陷阱卡")
+    card.set_turn = game.turn
+    emit(game, Event.set_card, game.turn_player, uid)
+    game.say(f"回合玩家{game.turn_player}覆盖放置1张魔法陷阱卡")

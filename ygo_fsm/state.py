@@ -1,0 +1,536 @@
+"""The state model: every piece of game data of a duel, in one value.
+
+A :class:`GameState` holds what a duel *is* at one point in play: the turn and the turn
+player, both players (LP, each zone's cards in order, per-card state), the chain, the timing
+window and the events waiting for it, the attack and the summon in progress, once-per-turn
+marks, lingering effects and their expiries, the frames of the active machines, and the
+outcome. Nothing else is game state: the runtime's caches, the history of actions and the
+trace live in :class:`~ygo_fsm.duel.Duel`.
+
+This module is the bottom of the package's runtime layers: it imports only the declarations
+(card and machine specs, the setup vocabulary), and every rule function takes a
+:class:`GameState` (never the ``Duel``). The live state is made of mutable, slotted classes
+because the rules change it in place and a duel is copied often (an explorer copies every
+node): a frozen value would be rebuilt on every change. Its one canonical, validated form is
+the JSON document of :mod:`ygo_fsm.snapshot` (``Duel.to_json()``), which defines equality
+and the state key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from .cards import CardSpec, Event, SpecialSummonCost
+from .game import (
+    HAND_LIMITS,
+    PLAYERS,
+    PROFILE_RULES,
+    PlayerSetup,
+    Position,
+    Profile,
+    TurnEffect,
+    Zone,
+    monster_uid,
+    other_player,
+)
+from .spec import StateSpec
+
+# --- cards and players ----------------------------------------------------------------
+
+
+class CardInstance:
+    """One card in a duel: a library card, or a monster given only by its name and stats."""
+
+    __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
+                 "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
+                 "summoned_turn", "position_changed_turn", "attacked_turn")
+
+    def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
+                 atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
+                 position: Position = Position.attack, face_up: bool = True, set_turn: int = 0) -> None:
+        self.uid = uid
+        self.card = card
+        self.name = name or (card.name_ja if card is not None else uid)
+        self.owner = owner
+        self.atk, self.defence, self.level, self.race = atk, defence, level, race
+        self.position = position
+        self.face_up = face_up
+        self.set_turn = set_turn
+        self.destroyed_turn: int | None = None
+        self.summoned_by_own_effect = False
+        self.attacked_battle_phase = 0
+        """The number of the Battle Phase in which it last declared an attack (0: never)."""
+        self.summoned_turn = 0
+        self.position_changed_turn = 0
+        self.attacked_turn = 0
+
+    @classmethod
+    def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
+        return cls(uid, owner, card=card, atk=card.atk, defence=card.defence, level=card.level, race=card.race)
+
+    def leave_field(self) -> None:
+        """It left the field: back to its printed ATK/DEF, and a new card for battle purposes
+        (a monster that returns may attack again)."""
+        if self.card is not None:
+            self.atk, self.defence = self.card.atk, self.card.defence
+        self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
+        self.summoned_by_own_effect = False
+
+    def copy(self) -> CardInstance:
+        clone = CardInstance.__new__(CardInstance)
+        for slot in CardInstance.__slots__:
+            setattr(clone, slot, getattr(self, slot))
+        return clone
+
+    @property
+    def attacks_in_defence(self) -> bool:
+        """It may attack in Defense Position (「絶対防御将軍」, 000 ※攻击中止…)."""
+        return self.card is not None and self.card.attacks_in_defence
+
+    @property
+    def can_declare_attack(self) -> bool:
+        """A face-up Attack Position monster can be chosen to attack (002 ●战斗阶段 1.), or a
+        face-up monster that may attack in Defense Position."""
+        return self.face_up and (self.position is Position.attack or self.attacks_in_defence)
+
+    def __repr__(self) -> str:
+        return f"<{self.uid} {self.name}>"
+
+
+_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
+_ZONE_ATTRIBUTE: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
+
+
+class PlayerState:
+    """A player's mutable state during a duel.
+
+    ``hand``, ``deck`` and ``graveyard`` are the numbers of cards there (named and unnamed);
+    the named cards are in the zone lists (``hand_cards``, ``monsters``, ``spell_traps`` …).
+    """
+
+    __slots__ = ("lp", "_hand", "_deck", "_graveyard", "hand_limit", *_ZONE_LISTS)
+
+    def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
+        self.lp = setup.lp
+        self._hand = setup.hand
+        self._deck = setup.deck
+        self._graveyard = setup.graveyard
+        self.hand_limit = setup.hand_limit
+        self.hand_cards: list[CardInstance] = []
+        self.monsters: list[CardInstance] = []
+        self.spell_traps: list[CardInstance] = []
+        self.graveyard_cards: list[CardInstance] = []
+        self.deck_cards: list[CardInstance] = []
+        self.banished: list[CardInstance] = []
+        self.lingering: list[CardInstance] = []
+        for index, monster in enumerate(setup.monsters):
+            self.monsters.append(CardInstance(
+                monster_uid(player, index), player, name=monster.name, atk=monster.atk,
+                defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
+
+    def zone_list(self, zone: Zone) -> list[CardInstance]:
+        cards: list[CardInstance] = getattr(self, _ZONE_ATTRIBUTE[zone])
+        return cards
+
+    def all_cards(self) -> list[tuple[Zone, CardInstance]]:
+        """Every named card with its zone, zone by zone."""
+        return [(zone, card) for zone, name in _ZONE_ATTRIBUTE.items() for card in getattr(self, name)]
+
+    @property
+    def hand(self) -> int:
+        return self._hand + len(self.hand_cards)
+
+    @hand.setter
+    def hand(self, value: int) -> None:
+        self._hand = value - len(self.hand_cards)
+
+    @property
+    def deck(self) -> int:
+        return self._deck + len(self.deck_cards)
+
+    @deck.setter
+    def deck(self, value: int) -> None:
+        self._deck = value - len(self.deck_cards)
+
+    @property
+    def graveyard(self) -> int:
+        return self._graveyard + len(self.graveyard_cards)
+
+    @graveyard.setter
+    def graveyard(self, value: int) -> None:
+        self._graveyard = value - len(self.graveyard_cards)
+
+    @property
+    def unnamed_hand(self) -> int:
+        return self._hand
+
+    def copy(self) -> PlayerState:
+        clone = PlayerState.__new__(PlayerState)
+        clone.lp, clone._hand, clone._deck, clone._graveyard = self.lp, self._hand, self._deck, self._graveyard
+        clone.hand_limit = self.hand_limit
+        for name in _ZONE_LISTS:
+            setattr(clone, name, [card.copy() for card in getattr(self, name)])
+        return clone
+
+    @property
+    def hand_size_limit(self) -> int | None:
+        """The hand size limit now in force (``None`` for no limit)."""
+        return HAND_LIMITS[self.hand_limit]
+
+
+# --- events, chain, windows ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """Something that happened: an event, the player it concerns, and the card (if any)."""
+
+    event: Event
+    player: str
+    uid: str | None = None
+    deferred: bool = False
+    """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """An effect that lasts "until" a phase (『…为止』): it ends there, without a chain link,
+    handled by its controller (000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁））."""
+
+    phase: str
+    """The phase whose open game state ends it (``end_phase`` …)."""
+    controller: str
+    uid: str
+    """The monster it changed."""
+    atk: int
+    """The ATK change to undo."""
+    source: str
+    """The card the effect came from (for narration)."""
+
+
+@dataclass
+class Link:
+    """A chain link."""
+
+    number: int
+    uid: str
+    effect: int
+    controller: str
+    spell_speed: int
+    name: str
+    target: str | None = None
+    negated: bool = False
+    events: frozenset[Event] = frozenset()
+    """What its activation was (a spell/trap card's activation, an effect destroying monsters …)
+    and what its cost did: the events a response to this link may answer."""
+    target_atk: int = 0
+    """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+
+
+@dataclass
+class Tier:
+    """One tier of the priority list: a player's mandatory or optional triggers."""
+
+    player: str
+    mandatory: bool
+    entries: list[tuple[str, int]]
+
+
+@dataclass
+class Window:
+    """A timing window (发动时点): the events that opened it and the triggers they met."""
+
+    events: list[Occurrence]
+    tiers: list[Tier] = field(default_factory=list)
+    after_chain: bool = False
+    restricted: bool = False
+    ignition_allowed: bool = False
+
+    def copy(self) -> Window:
+        return Window(list(self.events), [Tier(t.player, t.mandatory, list(t.entries)) for t in self.tiers],
+                      self.after_chain, self.restricted, self.ignition_allowed)
+
+    @property
+    def event_kinds(self) -> set[Event]:
+        return {occurrence.event for occurrence in self.events}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a player action: its key (as actions name it) and a label."""
+
+    key: str
+    label: str
+
+
+# --- the attack and the summon in progress ---------------------------------------------
+
+
+@dataclass
+class Attack:
+    """The attack in progress."""
+
+    attacker: str
+    player: str
+    target: str | None = None
+    """The attack target's uid; ``None`` for a direct attack (or before it is chosen)."""
+    direct: bool = False
+    opponent_monsters: tuple[str, ...] = ()
+    """The opponent's monsters when the target was chosen (for replay)."""
+    replayed: bool = False
+    outcome: Literal["", "cancelled", "stopped", "fought"] = ""
+    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
+    destroyed: list[str] = field(default_factory=list)
+    battle_damage: dict[str, int] = field(default_factory=dict)
+    applied: set[str] = field(default_factory=set)
+    """The points (``attack_declaration``, ``after_attack_declaration``) whose continuous effects
+    were applied; a replay does not apply them again."""
+    revealed: str | None = None
+    """A face-down target turned face-up before damage calculation: its flip effect waits until
+    after damage calculation (004 ●…即使持有反转时发动的效果的场合，也不会在这一时点发动)."""
+
+    def copy(self) -> Attack:
+        return replace(self, destroyed=list(self.destroyed), battle_damage=dict(self.battle_damage),
+                       applied=set(self.applied))
+
+
+SummonKind = Literal["normal", "set", "flip", "special"]
+
+
+@dataclass
+class Summon:
+    """The summon in progress."""
+
+    uid: str
+    kind: SummonKind
+    player: str
+    tributes_needed: int = 0
+    tributes: list[str] = field(default_factory=list)
+    negated: bool = False
+    cost: SpecialSummonCost | None = None
+    """A special summon's own cost (tributes of a given card, cards banished from the graveyard)."""
+    card: CardInstance | None = None
+    """The monster while it is taken out (step 3 until it lands): in no location."""
+    deferred: list[Occurrence] = field(default_factory=list)
+    """Events of step 2 (paying the conditions): their mandatory triggers wait for step 7."""
+
+    def copy(self) -> Summon:
+        return replace(self, tributes=list(self.tributes), deferred=list(self.deferred),
+                       card=self.card.copy() if self.card is not None else None)
+
+
+# --- the frames and the game -------------------------------------------------------------
+
+
+class Frame:
+    """One active machine of a duel: the model a shared ``transitions`` machine moves.
+
+    ``invoked_as`` is the parent's state that runs this machine and ``parent`` the parent's
+    machine (both ``None`` for the turn); ``game`` is the state the guards and callbacks read.
+    """
+
+    __slots__ = ("game", "machine", "state", "invoked_as", "parent")
+
+    def __init__(self, game: GameState, machine: str, state: str, invoked_as: str | None,
+                 parent: str | None = None) -> None:
+        self.game = game
+        self.machine = machine
+        self.state = state
+        self.invoked_as = invoked_as
+        self.parent = parent
+
+    def __repr__(self) -> str:
+        return f"Frame({self.machine}:{self.state})"
+
+
+_UNSET = object()
+"""Marks the cached priority holder as not computed since the last change."""
+
+
+class GameState:
+    """All game data of one duel (see the module docstring for what is and is not in it).
+
+    ``library`` (the card specs) and ``state_specs`` (the declared states, by machine and
+    state id) are the declarations the state refers to, shared and never copied. ``choice``,
+    ``actor``, ``narration`` and ``resolved_now`` belong to the transition being taken and are
+    empty between actions.
+    """
+
+    __slots__ = (
+        "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
+        "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
+        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
+        "winner", "is_over", "end_reason",
+        "library", "state_specs",
+        "choice", "actor", "narration", "resolved_now", "priority_cache",
+    )
+
+    def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
+                 state_specs: Mapping[tuple[str, str], StateSpec],
+                 players: dict[str, PlayerState] | None = None) -> None:
+        self.profile = profile
+        self.turn = turn
+        self.turn_player = turn_player
+        self.players: dict[str, PlayerState] = players if players is not None else {
+            p: PlayerState(PlayerSetup(), p) for p in PLAYERS}
+        self.turn_effects: dict[int, frozenset[TurnEffect]] = {}
+        self.chain: list[Link] = []
+        self.chain_finished = False
+        self.events: list[Occurrence] = []
+        self.window: Window | None = None
+        self.handled: set[tuple[str, int, int, str]] = set()
+        """Phase effects handled: (card uid, effect index, turn, phase)."""
+        self.last_action_summon = False
+        self.normal_summon_turn = 0
+        self.attack: Attack | None = None
+        """The attack in progress."""
+        self.last_attack: Attack | None = None
+        """The last attack that ended (cancelled, stopped or fought)."""
+        self.battle_phase_number = 0
+        self.summon: Summon | None = None
+        self.used_once: set[tuple[str, int, int]] = set()
+        """Once-per-turn effects used: (card uid, effect index, turn)."""
+        self.draw_replaced_turn = 0
+        self.expiring: list[Expiry] = []
+        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
+        self.frames: list[Frame] = []
+        self.winner: str | None = None
+        self.is_over = False
+        self.end_reason = ""
+        self.library = library
+        self.state_specs = state_specs
+        self.choice: str | None = None
+        self.actor: str | None = None
+        self.narration: list[str] = []
+        self.resolved_now: list[tuple[int, str, bool]] = []
+        self.priority_cache: object = _UNSET
+
+    def copy(self) -> GameState:
+        """An independent copy (the declarations are shared)."""
+        clone = GameState.__new__(GameState)
+        clone.profile, clone.turn, clone.turn_player = self.profile, self.turn, self.turn_player
+        clone.players = {p: state.copy() for p, state in self.players.items()}
+        clone.turn_effects = dict(self.turn_effects)
+        clone.chain = [replace(link) for link in self.chain]
+        clone.chain_finished = self.chain_finished
+        clone.events = list(self.events)
+        clone.window = self.window.copy() if self.window is not None else None
+        clone.handled = set(self.handled)
+        clone.last_action_summon = self.last_action_summon
+        clone.normal_summon_turn = self.normal_summon_turn
+        clone.attack = self.attack.copy() if self.attack is not None else None
+        clone.last_attack = self.last_attack.copy() if self.last_attack is not None else None
+        clone.battle_phase_number = self.battle_phase_number
+        clone.summon = self.summon.copy() if self.summon is not None else None
+        clone.used_once = set(self.used_once)
+        clone.draw_replaced_turn = self.draw_replaced_turn
+        clone.expiring = list(self.expiring)
+        clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
+        clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
+        clone.library, clone.state_specs = self.library, self.state_specs
+        clone.choice = clone.actor = None
+        clone.narration = []
+        clone.resolved_now = []
+        clone.priority_cache = _UNSET
+        return clone
+
+    # --- reading ----------------------------------------------------------------------
+
+    @property
+    def opponent(self) -> str:
+        """The non-turn player."""
+        return other_player(self.turn_player)
+
+    @property
+    def path(self) -> str:
+        """The full state path, e.g. ``main_phase_1.open.turn_player``."""
+        return ".".join(frame.state for frame in self.frames)
+
+    def state_spec(self, frame: Frame) -> StateSpec:
+        """The declared state a frame is in."""
+        return self.state_specs[(frame.machine, frame.state)]
+
+    def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
+        """The player, zone and instance of the named card ``uid``."""
+        for player, state in self.players.items():
+            for zone, card in state.all_cards():
+                if card.uid == uid:
+                    return player, zone, card
+        return None
+
+    def normal_draw_due(self) -> bool:
+        """The turn player draws normally this turn (not the first turn under a profile with no
+        first-turn draw, 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
+        return not (self.turn == 1 and not PROFILE_RULES[self.profile].first_turn_draw)
+
+    def effect_applies(self, effect: TurnEffect) -> bool:
+        """Whether a turn effect applies to the current turn."""
+        return effect in self.turn_effects.get(self.turn, ())
+
+    # --- changing ---------------------------------------------------------------------
+
+    def forget(self) -> None:
+        """Drop the cached priority holder (the frames, the chain or a window changed)."""
+        self.priority_cache = _UNSET
+
+    def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
+        """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
+        turn = self.turn if turn is None else turn
+        self.turn_effects[turn] = self.turn_effects.get(turn, frozenset()) | {effect}
+        self.forget()
+
+    def replace_draw(self) -> None:
+        """An effect replaces this turn's normal draw (000 ●ドローフェイズ【情况Ｂ】)."""
+        self.add_turn_effect(TurnEffect.draw_replaced)
+        self.draw_replaced_turn = self.turn
+
+    def begin_next_turn(self) -> None:
+        """The next turn begins; the other player becomes the turn player. Effects of resolved
+        cards that applied "this turn" (「ラストバトル！」's End Phase) are over: those cards go to
+        the graveyard."""
+        for state in self.players.values():
+            state.graveyard_cards.extend(state.lingering)
+            state.lingering.clear()
+        self.turn += 1
+        self.turn_player = self.opponent
+
+    def say(self, text: str) -> None:
+        """Add a line of narration to the transition being taken (the trace's ``detail``)."""
+        self.narration.append(text)
+
+    def note_resolution(self, number: int, uid: str, negated: bool) -> None:
+        """Record a resolved link of the transition being taken."""
+        self.resolved_now.append((number, uid, negated))
+
+    def lose_lp(self, player: str, amount: int) -> None:
+        """``player`` loses ``amount`` LP (damage or a payment); see :meth:`check_lp`."""
+        self.players[player].lp -= amount
+
+    def attack_damage(self, player: str, amount: int) -> None:
+        """Battle damage to ``player`` from the attack in progress."""
+        self.lose_lp(player, amount)
+        if self.attack is not None:
+            self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
+
+    def check_lp(self) -> None:
+        """A player at 0 LP loses; both at 0 is a draw (000 ●メインフェイズ１ 例 …攻击（对方LP 0））.
+        Called once an event that changed LP is over, so simultaneous damage is judged together."""
+        if self.is_over:
+            return
+        out = [p for p in PLAYERS if self.players[p].lp <= 0]
+        for player in out:
+            self.players[player].lp = 0
+        if len(out) == 2:
+            self.end_duel(winner=None, reason="lp")
+            self.say("双方的基本分为0，平局")
+        elif out:
+            self.end_duel(winner=other_player(out[0]), reason="lp")
+            self.say(f"{out[0]}的基本分为0，{other_player(out[0])}获得决斗的胜利")
+
+    def end_duel(self, *, winner: str | None, reason: str) -> None:
+        """The duel is over (``winner`` ``None`` for a draw)."""
+        self.winner = winner
+        self.is_over = True
+        self.end_reason = reason
