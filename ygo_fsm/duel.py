@@ -12,15 +12,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import CardSpec, CardType, default_library
 from .engine import CompiledTransition, Rulebook, default_rulebook
-from .errors import EngineError, IllegalActionError
+from .errors import EngineError, IllegalActionError, StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
 from .priority import holder as priority_holder
 from .rules import guard_citation
+from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
 from .spec import DONE_EVENT, Actor
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import TraceRecord
@@ -325,6 +328,89 @@ class Duel:
         clone.resolutions = list(self.resolutions)
         return clone
 
+    # --- the duel as a value -------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        """Two duels are equal when their game states are (the trace and history are not compared)."""
+        if not isinstance(other, Duel):
+            return NotImplemented
+        return game_document(self.game) == game_document(other.game)
+
+    __hash__ = None  # type: ignore[assignment]  # a duel changes; use state_key() as a key
+
+    def state_key(self) -> str:
+        """A stable hash of the game state: equal states have equal keys, in every process."""
+        return state_key(self.game)
+
+    def to_json(self, *, trace: bool = False, indent: int | None = None) -> str:
+        """The duel as JSON text: its setup, history and game state (and, with ``trace``, every
+        trace record). :meth:`from_json` reads it back; the format is ``ygo-fsm schema state``."""
+        document: dict[str, Any] = {
+            "format": "ygo-fsm/duel",
+            "version": FORMAT_VERSION,
+            "setup": self.setup.model_dump(mode="json", by_alias=True, exclude_defaults=True),
+            "history": [{"name": a.name, "player": a.player, "choice": a.choice} for a in self._history],
+            "seq": self._seq,
+            "resolutions": [list(row) for row in self.resolutions],
+            "game": game_document(self.game),
+        }
+        if trace:
+            document["trace"] = [record.model_dump(mode="json") for record in self.trace]
+        if indent is None:
+            return canonical_json(document)
+        return json.dumps(document, ensure_ascii=False, indent=indent, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, rulebook: Rulebook | None = None,
+                  library: Mapping[str, CardSpec] | None = None) -> Duel:
+        """The duel :meth:`to_json` saved, ready to go on from where it was.
+
+        Raises :class:`~ygo_fsm.errors.StateFormatError` naming the field when the document is
+        malformed or describes a state the machines and the card library do not allow.
+        """
+        document = read_duel_document(text)
+        duel = cls.__new__(cls)
+        duel.rulebook = rulebook or default_rulebook()
+        duel.setup = document.setup
+        duel.game = game_from_document(document.game, library=default_library() if library is None else library,
+                                       state_specs=duel.rulebook.state_specs)
+        duel._start_runtime()
+        duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
+        duel._seq = document.seq
+        duel.resolutions = list(document.resolutions)
+        if document.trace is not None:
+            duel._trace = list(document.trace)
+            duel._records = [tuple(getattr(record, name) for name in _RECORD_FIELDS) for record in document.trace]
+        duel._check_settled()
+        return duel
+
+    def _check_settled(self) -> None:
+        """A loaded duel must be where a player acts (or over): not in the middle of settling."""
+        game = self.game
+        if game.is_over:
+            return
+        frame = game.frames[-1]
+        if any(t.enabled(frame) for t in self.rulebook.engine_transitions(frame.machine, frame.state)):
+            raise StateFormatError(f"game.frames: {self.state} takes an engine transition at once; "
+                                   "a saved duel is where a player must act")
+        if game.state_spec(frame).final or not self._options():
+            raise StateFormatError(f"game.frames: no player can act in {self.state}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its JSON document (trace included) and its cards when they are not the
+        built-in library; it is unpickled on the shipped machines (:func:`default_rulebook`)."""
+        library = None if self.game.library is default_library() else dict(self.game.library)
+        return (_unpickle, (self.to_json(trace=True), library))
+
+    @classmethod
+    def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
+               library: dict[str, CardSpec] | None = None) -> Duel:
+        """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn)."""
+        duel = cls(setup, rulebook=rulebook, library=library)
+        for action in history:
+            duel.apply(action)
+        return duel
+
     # --- changing the game from outside a transition ------------------------------------
 
     def where(self, uid: str) -> tuple[str, Zone] | None:
@@ -507,3 +593,7 @@ class Duel:
     def __repr__(self) -> str:
         status = f"over, winner {self.winner}" if self.is_over else f"priority {self.priority}"
         return f"<Duel turn {self.turn} ({self.turn_player}) {self.state} {status}>"
+
+
+def _unpickle(text: str, library: dict[str, CardSpec] | None) -> Duel:
+    return Duel.from_json(text, library=library)

@@ -67,3 +67,8 @@ class ScenarioError(YgoFsmError, ValueError):
 
 class TraceFormatError(YgoFsmError, ValueError):
     """A trace file cannot be read back (one line naming the file and the line)."""
+
+
+class StateFormatError(YgoFsmError, ValueError):
+    """A saved duel (``Duel.from_json``) is malformed or describes no reachable game state (one
+    line naming the field)."""

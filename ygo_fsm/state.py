@@ -79,9 +79,25 @@ class CardInstance:
         self.summoned_by_own_effect = False
 
     def copy(self) -> CardInstance:
+        """An independent copy (every slot; the library card is shared)."""
         clone = CardInstance.__new__(CardInstance)
-        for slot in CardInstance.__slots__:
-            setattr(clone, slot, getattr(self, slot))
+        clone.uid = self.uid
+        clone.card = self.card
+        clone.name = self.name
+        clone.owner = self.owner
+        clone.atk = self.atk
+        clone.defence = self.defence
+        clone.level = self.level
+        clone.race = self.race
+        clone.position = self.position
+        clone.face_up = self.face_up
+        clone.set_turn = self.set_turn
+        clone.destroyed_turn = self.destroyed_turn
+        clone.summoned_by_own_effect = self.summoned_by_own_effect
+        clone.attacked_battle_phase = self.attacked_battle_phase
+        clone.summoned_turn = self.summoned_turn
+        clone.position_changed_turn = self.position_changed_turn
+        clone.attacked_turn = self.attacked_turn
         return clone
 
     @property
@@ -100,7 +116,8 @@ class CardInstance:
 
 
 _ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
-_ZONE_ATTRIBUTE: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
+ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
+"""The :class:`PlayerState` attribute holding each zone's cards."""
 
 
 class PlayerState:
@@ -131,12 +148,12 @@ class PlayerState:
                 defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
 
     def zone_list(self, zone: Zone) -> list[CardInstance]:
-        cards: list[CardInstance] = getattr(self, _ZONE_ATTRIBUTE[zone])
+        cards: list[CardInstance] = getattr(self, ZONE_ATTRIBUTES[zone])
         return cards
 
     def all_cards(self) -> list[tuple[Zone, CardInstance]]:
         """Every named card with its zone, zone by zone."""
-        return [(zone, card) for zone, name in _ZONE_ATTRIBUTE.items() for card in getattr(self, name)]
+        return [(zone, card) for zone, name in ZONE_ATTRIBUTES.items() for card in getattr(self, name)]
 
     @property
     def hand(self) -> int:
@@ -170,8 +187,13 @@ class PlayerState:
         clone = PlayerState.__new__(PlayerState)
         clone.lp, clone._hand, clone._deck, clone._graveyard = self.lp, self._hand, self._deck, self._graveyard
         clone.hand_limit = self.hand_limit
-        for name in _ZONE_LISTS:
-            setattr(clone, name, [card.copy() for card in getattr(self, name)])
+        clone.hand_cards = [card.copy() for card in self.hand_cards]
+        clone.monsters = [card.copy() for card in self.monsters]
+        clone.spell_traps = [card.copy() for card in self.spell_traps]
+        clone.graveyard_cards = [card.copy() for card in self.graveyard_cards]
+        clone.deck_cards = [card.copy() for card in self.deck_cards]
+        clone.banished = [card.copy() for card in self.banished]
+        clone.lingering = [card.copy() for card in self.lingering]
         return clone
 
     @property
