@@ -18,7 +18,7 @@ Commands
 ``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files); see
     :mod:`ygo_fsm.scenario` for the format.
-``schema scenario|trace|machine``
+``schema scenario|trace|machine|state``
     Print a JSON Schema.
 ``narrate TRACE.jsonl [--lang zh|en]``
     Print the narration of a JSON Lines trace.
@@ -44,6 +44,7 @@ from . import __version__
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
+from .snapshot import duel_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
 from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
 
@@ -442,6 +443,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "scenario": scenario_json_schema,
         "trace": TraceRecord.model_json_schema,
         "machine": MachineSpec.model_json_schema,
+        "state": duel_json_schema,
     }
     _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
     return 0
@@ -506,7 +508,7 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=("scenario", "trace", "machine"))
+    schema.add_argument("kind", choices=("scenario", "trace", "machine", "state"))
     schema.set_defaults(handler=_cmd_schema)
 
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")
