@@ -234,7 +234,7 @@ def test_a_duel_saved_in_the_middle_of_settling_is_refused() -> None:
     """A saved duel is where a player acts: frames where an engine transition is due are not one."""
     document = _saved()
     document["game"]["frames"] = [{"machine": "turn", "state": "turn_end", "invoked_as": None, "parent": None}]
-    with pytest.raises(StateFormatError, match="game.frames"):
+    with pytest.raises(StateFormatError, match=r"game\.frames"):
         Duel.from_json(json.dumps(document))
 
 
