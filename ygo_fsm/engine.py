@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import Event, EventData, Machine, State, Transition
 
 from .cards import Phase
+from .game import Profile
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
@@ -130,7 +131,10 @@ class CompiledTransition:
     event: Event
 
     def enabled(self, frame: Frame) -> bool:
-        """Every guard holds and no ``unless`` guard holds."""
+        """The duel plays the transition's profile (if it has one), every guard holds and no
+        ``unless`` guard holds."""
+        if self.spec.profile is not None and frame.duel.profile != self.spec.profile:
+            return False
         for check in self.guards:
             if not check(frame):
                 return False
@@ -185,7 +189,8 @@ class Rulebook:
     def load(cls, directory: Path | None = None) -> Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
         return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS,
-                                 phases=[phase.value for phase in Phase]))
+                                 phases=[phase.value for phase in Phase],
+                                 profiles=[profile.value for profile in Profile]))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(

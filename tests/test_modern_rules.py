@@ -1,0 +1,113 @@
+"""Where ``modern`` (004 and the current official rules: PR17, FET) and ``ocg2008`` (000–003
+literally) differ — each rule tested on both sides, citing the clause of each.
+
+Expected values come from the rule text; the cards are the shipped library's or built here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from helpers import card_spec, library
+
+from ygo_fsm import Duel, Setup
+from ygo_fsm.cards import CardSpec, default_library
+
+
+def legal(duel: Duel) -> list[str]:
+    return [str(action) for action in duel.legal_actions()]
+
+
+def pass_until(duel: Duel, path: str, limit: int = 60) -> None:
+    for _ in range(limit):
+        if duel.in_state(path):
+            return
+        duel.apply("pass")
+    raise AssertionError(f"{path} not reached; now {duel.state}")
+
+
+def battle(profile: str, cards_a: Sequence[dict[str, Any]] = (), cards_b: Sequence[dict[str, Any]] = (),
+           *, attacker_atk: int = 1900, target_atk: int = 1000, extra: dict[str, CardSpec] | None = None) -> Duel:
+    """Turn 3, A's Battle Step: A's 「Attacker」 against B's 「Target」."""
+    setup = Setup.model_validate({
+        "profile": profile, "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"monsters": [{"name": "Attacker", "atk": attacker_atk}], "cards": list(cards_a)},
+                    "B": {"monsters": [{"name": "Target", "atk": target_atk}], "cards": list(cards_b)}}})
+    duel = Duel(setup, library={**default_library(), **(extra or {})}) if extra else Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    return duel
+
+
+def declare(duel: Duel, target: str = "b_monster_1") -> None:
+    duel.apply("declare_attack a_monster_1")
+    duel.apply(f"choose_target {target}")
+
+
+def passes_to(duel: Duel, path: str, limit: int = 12) -> int:
+    """Pass until ``path``; the number of passes it took."""
+    for count in range(limit + 1):
+        if duel.in_state(path):
+            return count
+        duel.apply("pass")
+    raise AssertionError(f"{path} not reached; now {duel.state}")
+
+
+# --- rule 1: the Battle Step after an attack declaration -----------------------------------------
+
+
+def test_modern_two_passes_after_the_declaration_reach_the_damage_step() -> None:
+    """004 ●攻击宣言进行后双方玩家互相放弃发动卡的优先权，战斗步骤终了后进入伤害步骤; FET: after the
+    declaration the turn player, then the opponent, may act; both passing once moves on."""
+    duel = battle("modern")
+    declare(duel)
+    assert duel.state == "battle_phase.attack_declaration.declaration_window.turn_player"
+    assert passes_to(duel, "battle_phase.damage_step") == 2
+    assert "battle_step_priority" not in {record.dest for record in duel.trace}
+
+
+def test_ocg2008_keeps_the_seed_s_step_4_window_and_step_5_priority() -> None:
+    """000 【怪兽的攻击宣言…】４『攻击宣言时』的发动时点, then ５攻击宣言后的战斗阶段中 (its own ◇ blocks),
+    as in 000 ●バトルフェイズ 例: four passes with nothing activated."""
+    duel = battle("ocg2008")
+    declare(duel)
+    assert passes_to(duel, "battle_phase.attack_declaration.battle_step_priority") == 2
+    assert passes_to(duel, "battle_phase.damage_step") == 2
+
+
+def test_modern_after_a_chain_in_the_battle_step_two_passes_reach_the_damage_step() -> None:
+    """FET: after a chain priority returns to the turn player; both pass → the Damage Step
+    (004 ●攻击宣言进行后双方玩家互相放弃发动卡的优先权…进入伤害步骤)."""
+    duel = battle("modern", cards_b=[{"card": "holy_javelin", "zone": "spell_trap"}])
+    declare(duel)
+    duel.apply("pass")                      # A
+    duel.apply("activate holy_javelin")     # B: CHAIN1 on the declaration
+    duel.apply("pass")
+    duel.apply("pass")                      # 逆算
+    assert duel.players["B"].lp == 8000 + 1900
+    assert duel.priority == "A", "priority returns to the turn player after the chain"
+    assert passes_to(duel, "battle_phase.damage_step") == 2
+
+
+def test_ocg2008_after_the_declaration_chain_step_5_still_follows() -> None:
+    """000 ●バトルフェイズ 例: after 「ホーリージャベリン」's chain, 攻击宣言后的战斗阶段中 — both pass
+    there again before the Damage Step."""
+    duel = battle("ocg2008", cards_b=[{"card": "holy_javelin", "zone": "spell_trap"}])
+    declare(duel)
+    duel.apply("pass")
+    duel.apply("activate holy_javelin")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert passes_to(duel, "battle_phase.attack_declaration.battle_step_priority") == 2
+    assert passes_to(duel, "battle_phase.damage_step") == 2
+
+
+def test_the_battle_step_transitions_are_scoped_to_their_profile(rulebook: Any) -> None:
+    """The difference is declared in machines/attack_declaration.yaml: one transition per profile,
+    each citing its side (000 ５ for ocg2008; 004 for modern)."""
+    scoped = {t.spec.id: t.spec for t in rulebook.machines_transitions("attack_declaration") if t.spec.profile}
+    assert scoped["declaration_window_over"].profile == "ocg2008"
+    assert scoped["declaration_window_over"].rule.startswith("000 ")
+    assert scoped["declaration_window_to_damage_step"].profile == "modern"
+    assert scoped["declaration_window_to_damage_step"].rule.startswith("004 ")
+
