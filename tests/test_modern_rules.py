@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from helpers import card_spec, library
-
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library
 
