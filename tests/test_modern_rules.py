@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from helpers import card_spec, library
+
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library
 
@@ -109,3 +111,56 @@ def test_the_battle_step_transitions_are_scoped_to_their_profile(rulebook: Any) 
     assert scoped["declaration_window_to_damage_step"].profile == "modern"
     assert scoped["declaration_window_to_damage_step"].rule.startswith("004 ")
 
+
+
+# --- rule 2: no damage calculation when a battler is gone ------------------------------------------
+
+BANISHER = card_spec("banisher", "trap", {
+    "kind": "counter_trap", "location": "set", "target": "any_monster",
+    "resolution": [{"op": "banish", "what": "target"}]})
+"""A Set card the Damage Step allows (004 ●伤害步骤中…反击陷阱), banishing a monster: it makes a
+battler leave the field during the Damage Step."""
+
+
+def _banish_in_damage_step(profile: str, victim: str, state: str) -> Duel:
+    duel = battle(profile, cards_b=[{"card": "banisher", "zone": "spell_trap"}], extra=library(BANISHER))
+    declare(duel)
+    pass_until(duel, f"battle_phase.damage_step.{state}.opponent")
+    duel.apply(f"activate banisher>{victim}")
+    duel.apply("pass")
+    duel.apply("pass")
+    return duel
+
+
+def test_no_damage_calculation_when_the_attacker_left_at_the_start_of_the_damage_step() -> None:
+    """004 ●未进行伤害计算的战斗不视为『进行战斗』; PR17 Damage Step: the attacker is gone before damage
+    calculation — none happens, the Damage Step goes on to its end, the battle is not fought."""
+    duel = _banish_in_damage_step("modern", "a_monster_1", "start_of_damage_step")
+    pass_until(duel, "battle_phase.battle_step")
+    transitions = {record.transition for record in duel.trace}
+    assert "battler_gone_at_start" in transitions and "damage_calculated" not in transitions
+    assert "to_end_of_damage_step" not in transitions, "nothing was determined destroyed by battle"
+    assert duel.last_attack is not None and duel.last_attack.outcome == "no_battle"
+    assert duel.last_attack.battle_damage == {} and duel.last_attack.destroyed == []
+    assert duel.players["A"].lp == duel.players["B"].lp == 8000
+    assert [m.uid for m in duel.players["B"].monsters] == ["b_monster_1"]
+
+
+def test_no_damage_calculation_when_the_target_left_before_damage_calculation() -> None:
+    """004 ●未进行伤害计算的战斗不视为『进行战斗』: the attack target left the field in 伤害计算前."""
+    duel = _banish_in_damage_step("modern", "b_monster_1", "before_damage_calculation")
+    pass_until(duel, "battle_phase.damage_step.end_of_damage_step")
+    assert duel.players["B"].lp == 8000
+    assert "battler_gone_before_calculation" in {record.transition for record in duel.trace}
+    pass_until(duel, "battle_phase.battle_step")
+    assert duel.last_attack is not None and duel.last_attack.outcome == "no_battle"
+    assert duel.players["B"].lp == 8000, "no battle damage: no direct attack either"
+
+
+def test_with_both_battlers_on_the_field_damage_is_calculated() -> None:
+    """004 ●和对方怪兽进行伤害计算的场合…攻击力高的怪兽给予对方玩家那个差值的伤害 (the control case)."""
+    duel = battle("modern")
+    declare(duel)
+    pass_until(duel, "battle_phase.battle_step")
+    assert duel.last_attack is not None and duel.last_attack.outcome == "fought"
+    assert duel.players["B"].lp == 8000 - 900

@@ -46,8 +46,10 @@ class Attack:
     opponent_monsters: tuple[str, ...] = ()
     """The opponent's monsters when the target was chosen (for replay)."""
     replayed: bool = False
-    outcome: Literal["", "cancelled", "stopped", "fought"] = ""
-    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
+    outcome: Literal["", "cancelled", "stopped", "fought", "no_battle"] = ""
+    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over; ``no_battle``
+    when a battler left the field in the Damage Step before damage calculation (004
+    ●未进行伤害计算的战斗不视为『进行战斗』)."""
     destroyed: list[str] = field(default_factory=list)
     battle_damage: dict[str, int] = field(default_factory=dict)
     applied: set[str] = field(default_factory=set)
@@ -205,6 +207,24 @@ def reveal_target(duel: Duel) -> None:
         target.face_up = True
         duel.attack.revealed = target.uid
         duel.say(f"里侧表示的「{target.name}」变成表侧守备表示")
+
+
+def battler_gone(duel: Duel) -> bool:
+    """In the Damage Step before damage calculation: the attacker, or the target of an attack
+    that is not direct, is no longer on the field."""
+    attack = duel.attack
+    if attack is None or attack.outcome:
+        return False
+    return _monster(duel, attack.attacker) is None or (not attack.direct and _monster(duel, attack.target) is None)
+
+
+def skip_calculation(duel: Duel) -> None:
+    """No damage calculation: the battle is not fought (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+    attack = duel.attack
+    assert attack is not None
+    attack.outcome = "no_battle"
+    gone = "攻击怪兽" if _monster(duel, attack.attacker) is None else "攻击对象"
+    duel.say(f"{gone}已经不在场上，不进行伤害计算（不视为进行战斗）")
 
 
 def calculate(duel: Duel) -> None:

@@ -728,3 +728,18 @@ def send_battle_destroyed(frame: Frame) -> None:
     """End of the Damage Step: battle-destroyed monsters go to the graveyard
     (004 ●战斗终了，将战斗破坏的怪兽送去墓地的时点)."""
     battle.send_destroyed(frame.duel)
+
+
+@guard
+def battler_gone(frame: Frame) -> bool:
+    """The attacker, or the attack target of an attack that is not direct, has left the field
+    before damage calculation: there is no damage calculation, the Damage Step goes on to its end
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』; PR17 Damage Step)."""
+    return battle.battler_gone(frame.duel)
+
+
+@callback
+def skip_damage_calculation(frame: Frame) -> None:
+    """No damage calculation: the battle does not count as fought, nothing is destroyed by battle
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+    battle.skip_calculation(frame.duel)

@@ -62,7 +62,7 @@ The format
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
-                                           # (outcome: in_progress | cancelled | stopped | fought)
+                                           # (outcome: in_progress | cancelled | stopped | fought | no_battle)
           attacked: [a_monster_1]          # monsters that declared an attack this turn
                                            # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
@@ -239,7 +239,7 @@ class AttackExpectation(_Model):
     attacker: str | None = None
     target: str | None = None
     """The target's uid, or ``direct``."""
-    outcome: Literal["in_progress", "cancelled", "stopped", "fought"] | None = None
+    outcome: Literal["in_progress", "cancelled", "stopped", "fought", "no_battle"] | None = None
     replayed: bool | None = None
     battle_damage: dict[Player, int] | None = None
     """Battle damage each player took in it (players not named took none)."""
