@@ -164,3 +164,54 @@ def test_with_both_battlers_on_the_field_damage_is_calculated() -> None:
     pass_until(duel, "battle_phase.battle_step")
     assert duel.last_attack is not None and duel.last_attack.outcome == "fought"
     assert duel.players["B"].lp == 8000 - 900
+
+
+# --- rule 5: ignition effects need the open game state ------------------------------------------
+
+
+def _summoned_mercenaries(profile: str) -> Duel:
+    """A normal summons 「ならず者傭兵部隊」 (an ignition effect); nobody negates it."""
+    duel = Duel(Setup.model_validate({
+        "profile": profile, "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "rogue_mercenaries"}, {"card": "dark_hole"}]},
+                    "B": {"monsters": [{"name": "Target", "atk": 1000}]}}}))
+    duel.apply("normal_summon rogue_mercenaries")
+    pass_until(duel, "main_phase_1.summon.success_window.turn_player")
+    return duel
+
+
+def test_modern_no_ignition_effect_in_the_window_after_a_summon() -> None:
+    """FET; PR17 p.109: after a summon that starts no chain the turn player may respond only with
+    fast effects — neither the ignition effect nor a spell speed 1 spell is offered there."""
+    duel = _summoned_mercenaries("modern")
+    assert legal(duel) == ["pass"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.state == "main_phase_1.open.turn_player"
+    assert "activate rogue_mercenaries>b_monster_1" in legal(duel), "the open game state allows it"
+    assert "activate dark_hole" in legal(duel)
+
+
+def test_ocg2008_ignition_effect_may_start_chain1_in_the_window_after_a_summon() -> None:
+    """000 卡／效果发动的优先顺序 ５回合玩家的怪兽起动效果（只限于メインフェイズ中，并且没有被占CHAIN1的场合）;
+    a spell speed 1 spell is still not offered there (000 在卡／效果的发动时点内，不能进行的其他行为·通常魔法…的发动)."""
+    duel = _summoned_mercenaries("ocg2008")
+    assert legal(duel) == ["activate rogue_mercenaries>b_monster_1", "pass"]
+
+
+def test_modern_no_ignition_effect_in_the_window_after_a_chain_that_ended_with_a_summon() -> None:
+    """FET: after a chain, an ignition effect needs the open game state even when the chain's last
+    action was a summon (the 001 例2 case plays differently under modern)."""
+    setup = Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"hand": 0, "monsters": [{"name": "祭品的怪兽", "atk": 1000}, {"name": "自己的怪兽", "atk": 1200}],
+                          "cards": [{"card": "dimension_magic"}, {"card": "nephthys_guide"},
+                                    {"card": "sacred_phoenix_of_nephthys", "zone": "deck"}]},
+                    "B": {"hand": 0, "monsters": [{"name": "对方的怪兽", "atk": 1500}]}}})
+    duel = Duel(setup)
+    duel.apply("activate dimension_magic")
+    pass_until(duel, "main_phase_1.open.window")
+    assert duel.players["A"].monsters[-1].uid == "nephthys_guide", "the chain ended with the summon"
+    assert not any(a.startswith("activate nephthys_guide") for a in legal(duel))
+    pass_until(duel, "main_phase_1.open.turn_player")
+    assert "activate nephthys_guide" in legal(duel)

@@ -345,9 +345,10 @@ def chain_responses(duel: Duel, player: str) -> list[Choice]:
     return _choices(duel, player, candidates())
 
 
-def window_chain1(duel: Duel, player: str) -> list[Choice]:
+def window_chain1(duel: Duel, player: str, *, ignition: bool = True) -> list[Choice]:
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
-    effect where allowed, then spell speed 2+ (no-timing cards not in restricted windows)."""
+    effect where allowed (only with ``ignition``), then spell speed 2+ (no-timing cards not in
+    restricted windows)."""
     window = duel.window
     events = window.event_kinds if window is not None else set()
 
@@ -357,7 +358,8 @@ def window_chain1(duel: Duel, player: str) -> list[Choice]:
                     or not damage_step_allows(duel, effect)):
                 continue
             if effect.kind is EffectKind.ignition:
-                allowed = window is not None and window.ignition_allowed and player == duel.turn_player
+                allowed = (ignition and window is not None and window.ignition_allowed
+                           and player == duel.turn_player)
             elif effect.spell_speed >= 2:
                 allowed = (bool(set(effect.events) & events) if effect.events
                            else not (window is not None and window.restricted))

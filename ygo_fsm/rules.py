@@ -421,6 +421,15 @@ def window_chain1(frame: Frame) -> list[Choice]:
     return effects.window_chain1(duel, duel.priority or duel.turn_player)
 
 
+@chooser
+def window_fast_effects(frame: Frame) -> list[Choice]:
+    """CHAIN1 once the triggers are placed, fast effects only: after a summon that starts no chain
+    and after a chain the turn player may respond only with spell speed 2+; an ignition effect
+    needs the open game state (FET; PR17 p.109)."""
+    duel = frame.duel
+    return effects.window_chain1(duel, duel.priority or duel.turn_player, ignition=False)
+
+
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
 
 
