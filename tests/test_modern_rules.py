@@ -194,7 +194,8 @@ def test_modern_no_ignition_effect_in_the_window_after_a_summon() -> None:
 
 def test_ocg2008_ignition_effect_may_start_chain1_in_the_window_after_a_summon() -> None:
     """000 卡／效果发动的优先顺序 ５回合玩家的怪兽起动效果（只限于メインフェイズ中，并且没有被占CHAIN1的场合）;
-    a spell speed 1 spell is still not offered there (000 在卡／效果的发动时点内，不能进行的其他行为·通常魔法…的发动)."""
+    a spell speed 1 spell is still not offered there
+    (000 在卡／效果的发动时点内，不能进行的其他行为·通常魔法…的发动)."""
     duel = _summoned_mercenaries("ocg2008")
     assert legal(duel) == ["activate rogue_mercenaries>b_monster_1", "pass"]
 
@@ -204,7 +205,8 @@ def test_modern_no_ignition_effect_in_the_window_after_a_chain_that_ended_with_a
     action was a summon (the 001 例2 case plays differently under modern)."""
     setup = Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
-        "players": {"A": {"hand": 0, "monsters": [{"name": "祭品的怪兽", "atk": 1000}, {"name": "自己的怪兽", "atk": 1200}],
+        "players": {"A": {"hand": 0,
+                          "monsters": [{"name": "祭品的怪兽", "atk": 1000}, {"name": "自己的怪兽", "atk": 1200}],
                           "cards": [{"card": "dimension_magic"}, {"card": "nephthys_guide"},
                                     {"card": "sacred_phoenix_of_nephthys", "zone": "deck"}]},
                     "B": {"hand": 0, "monsters": [{"name": "对方的怪兽", "atk": 1500}]}}})
@@ -215,3 +217,52 @@ def test_modern_no_ignition_effect_in_the_window_after_a_chain_that_ended_with_a
     assert not any(a.startswith("activate nephthys_guide") for a in legal(duel))
     pass_until(duel, "main_phase_1.open.turn_player")
     assert "activate nephthys_guide" in legal(duel)
+
+
+# --- rule 7: summon negation responds to the summon itself ---------------------------------------
+
+
+def _summon_against_two_solemns(profile: str) -> Duel:
+    duel = Duel(Setup.model_validate({
+        "profile": profile, "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "beetle_armor_knight"}]},
+                    "B": {"cards": [{"card": "solemn_judgment", "zone": "spell_trap"},
+                                    {"card": "solemn_judgment", "zone": "spell_trap"},
+                                    {"card": "seven_tools_of_the_bandit", "zone": "spell_trap"}]}}}))
+    duel.apply("normal_summon beetle_armor_knight")
+    duel.apply("pass")
+    return duel
+
+
+def test_a_second_summon_negation_cannot_be_chained_to_the_first() -> None:
+    """PR17 pp.77–82 (Negating Summons): only CHAIN1 negates the summon; later links follow the
+    ordinary spell-speed rules (000 【怪兽通常***…】４ 1.「神の宣告」… 2.无效***的卡发动的场合，2速以上的卡连锁可能)."""
+    for profile in ("modern", "ocg2008"):
+        duel = _summon_against_two_solemns(profile)
+        assert {"activate solemn_judgment", "activate solemn_judgment_2"} <= set(legal(duel)), "CHAIN1 may negate"
+        duel.apply("activate solemn_judgment")
+        duel.apply("pass")                         # A does not respond
+        assert duel.priority == "B"
+        assert "respond solemn_judgment_2" not in legal(duel), profile
+        assert "respond seven_tools_of_the_bandit" in legal(duel), "a counter trap still answers the activation"
+
+
+def test_several_attack_declaration_cards_share_one_chain() -> None:
+    """004 ●『攻击宣言时才能发动』的卡，只能在攻击宣言那个时点发动但只要在那组连锁上，可以发动复数张
+    『攻击宣言时才能发动』的卡: 「炸裂装甲」 chained to 「神圣防护罩-反射镜力-」."""
+    for profile in ("modern", "ocg2008"):
+        duel = battle(profile, cards_b=[{"card": "mirror_force", "zone": "spell_trap"},
+                                        {"card": "sakuretsu_armor", "zone": "spell_trap"}])
+        declare(duel)
+        duel.apply("pass")
+        duel.apply("activate mirror_force")
+        duel.apply("pass")
+        assert "respond sakuretsu_armor" in legal(duel), profile
+
+
+def test_the_difference_is_a_declared_property_of_the_event() -> None:
+    """The summon attempt is the one event answered only as CHAIN1; 『攻击宣言时』 is not."""
+    from ygo_fsm.cards import CHAIN1_ONLY_EVENTS, Event
+
+    assert Event.summon_attempted in CHAIN1_ONLY_EVENTS
+    assert Event.attack_declared not in CHAIN1_ONLY_EVENTS

@@ -117,6 +117,15 @@ class Event(str, Enum):
     flipped = "flipped"
 
 
+CHAIN1_ONLY_EVENTS: frozenset[Event] = frozenset({Event.summon_attempted})
+"""Events answered only by the link activated right after them, CHAIN1: an effect that negates a
+summon responds to the summon itself, so later links follow the ordinary spell-speed rules and a
+second summon-negating effect cannot be chained to the first (000 【怪兽通常***…】４ 1.无效***的卡
+／2.无效***的卡发动的场合，2速以上的卡连锁可能; PR17 pp.77–82). Every other event may be answered
+by several links of the one chain that follows it: several 『攻击宣言时』 cards on one chain
+(004 ●…但只要在那组连锁上，可以发动复数张『攻击宣言时才能发动』的卡)."""
+
+
 class Op(str, Enum):
     """Resolution operations (the small vocabulary effects are written in)."""
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import (
+    CHAIN1_ONLY_EVENTS,
     SPELL_KINDS,
     TRAP_KINDS,
     EffectKind,
@@ -320,10 +321,11 @@ def is_phase_choice(duel: Duel, key: str) -> bool:
 
 def _events_now(duel: Duel) -> set[Event]:
     """What a response may answer: the newest link's activation (and what its cost did), and the
-    events that opened the current window."""
+    events that opened the current window — except those only CHAIN1 answers
+    (:data:`~ygo_fsm.cards.CHAIN1_ONLY_EVENTS`: the summon attempt)."""
     kinds = set(duel.chain[-1].events) if duel.chain else set()
     if duel.window is not None:
-        kinds |= duel.window.event_kinds
+        kinds |= duel.window.event_kinds - CHAIN1_ONLY_EVENTS
     return kinds
 
 
