@@ -12,7 +12,9 @@ from typing import Any
 from helpers import card_spec, library
 
 from ygo_fsm import Duel, Setup
-from ygo_fsm.cards import CardSpec, default_library
+from ygo_fsm.cards import CardSpec, default_library, register_resolution
+from ygo_fsm.effects import find, move
+from ygo_fsm.game import Zone
 
 
 def legal(duel: Duel) -> list[str]:
@@ -266,3 +268,98 @@ def test_the_difference_is_a_declared_property_of_the_event() -> None:
 
     assert Event.summon_attempted in CHAIN1_ONLY_EVENTS
     assert Event.attack_declared not in CHAIN1_ONLY_EVENTS
+
+
+# --- rule 4: every arrival is a new monster ------------------------------------------------------
+
+
+@register_resolution("test_modern_banish_and_return")
+def _banish_and_return(duel: Duel, link: Any) -> None:
+    """「亜空間物質回送装置」-like: the target is banished, then returns to the field at once — one
+    resolution, no change in the number of monsters."""
+    found = find(duel, link.target)
+    assert found is not None
+    owner, _, monster = found
+    move(duel, monster, Zone.banished, player=owner)
+    move(duel, monster, Zone.monster, player=owner)
+
+
+FLICKER = card_spec("flicker", "trap", {
+    "kind": "normal_trap", "location": "set", "target": "any_monster",
+    "resolution": [{"op": "callable", "name": "test_modern_banish_and_return"}]})
+"""A Set trap: banish a monster and return it at once."""
+SHOGUN_OPT = card_spec("opt_monster", "monster", {
+    "kind": "ignition", "location": "field", "once_per_turn": True,
+    "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
+"""A monster whose ignition effect may be used once per turn."""
+
+
+def test_a_target_that_leaves_and_returns_in_one_resolution_causes_a_replay() -> None:
+    """004 ●即使因效果处理1只怪兽离场后1只怪兽特殊召唤等结果上没有发生怪兽数量增减的场合，也视为怪兽数量
+    发生变化: the attack target is banished and comes back in one resolution — a new monster, so the
+    attack replays."""
+    duel = battle("modern", cards_b=[{"card": "flicker", "zone": "spell_trap"}], extra=library(FLICKER))
+    declare(duel)
+    duel.apply("pass")
+    duel.apply("activate flicker>b_monster_1")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert [m.uid for m in duel.players["B"].monsters] == ["b_monster_1"], "the same card is back"
+    pass_until(duel, "battle_phase.attack_declaration.choose_target")
+    assert "declaration_window_replay" in {record.transition for record in duel.trace}
+    assert duel.attack is not None and duel.attack.replayed
+
+
+def test_an_effect_s_target_that_left_and_returned_is_no_longer_its_target() -> None:
+    """004 ●…也视为怪兽数量发生变化 (a returning card is a new monster): 「破壊輪」's target came back
+    during the chain — the new monster is not its target, the effect does nothing."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "ring_of_destruction", "zone": "spell_trap"}]},
+                    "B": {"monsters": [{"name": "Target", "atk": 1000}],
+                          "cards": [{"card": "flicker", "zone": "spell_trap"}]}}}),
+        library={**default_library(), **library(FLICKER)})
+    duel.apply("activate ring_of_destruction>b_monster_1")
+    duel.apply("respond flicker>b_monster_1")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert [m.uid for m in duel.players["B"].monsters] == ["b_monster_1"]
+    assert duel.players["A"].lp == duel.players["B"].lp == 8000
+
+
+def test_a_position_change_keeps_the_same_monster_no_replay() -> None:
+    """004 卷回 counts monsters leaving or arriving; a monster that only changes position is the same
+    monster (000 ※攻击中止 例: 「重力解除」 changes positions; 「絶対防御将軍」 still attacks)."""
+    setup = Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "battle_phase",
+        "players": {"A": {"cards": [{"card": "total_defense_shogun", "zone": "monster"}]},
+                    "B": {"monsters": [{"name": "Target", "atk": 1000}],
+                          "cards": [{"card": "zero_gravity", "zone": "spell_trap"}]}}})
+    duel = Duel(setup)
+    pass_until(duel, "battle_phase.battle_step")
+    duel.apply("declare_attack total_defense_shogun")
+    duel.apply("choose_target b_monster_1")
+    duel.apply("pass")
+    duel.apply("activate zero_gravity")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.players["B"].monsters[0].position.value == "defence"
+    pass_until(duel, "battle_phase.damage_step")
+    assert "declaration_window_replay" not in {record.transition for record in duel.trace}
+
+
+def test_once_per_turn_is_tied_to_the_monster_not_the_card() -> None:
+    """A monster that left the field and came back is a new monster (004 ●…也视为怪兽数量发生变化):
+    its once-per-turn effect may be used again; the same monster may not."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "opt_monster", "zone": "monster"},
+                                    {"card": "flicker", "zone": "spell_trap"}]}}}),
+        library=library(FLICKER, SHOGUN_OPT))
+    duel.apply("activate opt_monster")
+    pass_until(duel, "main_phase_1.open.turn_player")
+    assert duel.players["A"].lp == 8100
+    assert "activate opt_monster" not in legal(duel), "once per turn"
+    duel.apply("activate flicker>opt_monster")
+    pass_until(duel, "main_phase_1.open.turn_player")
+    assert "activate opt_monster" in legal(duel), "a new monster: its effect is unused"

@@ -44,7 +44,13 @@ class Attack:
     """The attack target's uid; ``None`` for a direct attack (or before it is chosen)."""
     direct: bool = False
     opponent_monsters: tuple[str, ...] = ()
-    """The opponent's monsters when the target was chosen (for replay)."""
+    """The opponent's monsters when the target was chosen, by field identity (for replay): a
+    monster that left the field and came back is a new monster (004 ●即使因效果处理1只怪兽离场后
+    1只怪兽特殊召唤等…也视为怪兽数量发生变化)."""
+    attacker_identity: str = ""
+    """The attacker's field identity (``CardInstance.identity``) when it declared the attack."""
+    target_identity: str = ""
+    """The attack target's field identity when it was chosen."""
     replayed: bool = False
     outcome: Literal["", "cancelled", "stopped", "fought", "no_battle"] = ""
     """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over; ``no_battle``
@@ -69,6 +75,13 @@ def _monster(duel: Duel, uid: str | None) -> CardInstance | None:
         return None
     found = find(duel, uid)
     return found[2] if found is not None and found[1] is Zone.monster else None
+
+
+def _battler(duel: Duel, uid: str | None, identity: str) -> CardInstance | None:
+    """The monster ``uid`` if it is still the same monster on the field (its field identity
+    unchanged since it became the attacker or the target)."""
+    monster = _monster(duel, uid)
+    return monster if monster is not None and monster.identity == identity else None
 
 
 def attackers(duel: Duel) -> list[Choice]:
@@ -103,7 +116,7 @@ def declare(duel: Duel, uid: str) -> None:
     assert monster is not None, uid
     monster.attacked_battle_phase = duel.battle_phase_number
     monster.attacked_turn = duel.turn
-    duel.attack = Attack(uid, duel.turn_player)
+    duel.attack = Attack(uid, duel.turn_player, attacker_identity=monster.identity)
     duel.say(f"回合玩家{duel.turn_player}的「{monster.name}」攻击宣言")
 
 
@@ -113,8 +126,9 @@ def choose_target(duel: Duel, key: str) -> None:
     assert attack is not None
     attack.direct = key == "direct"
     attack.target = None if attack.direct else key
-    attack.opponent_monsters = tuple(m.uid for m in duel.players[other_player(attack.player)].monsters)
+    attack.opponent_monsters = tuple(m.identity for m in duel.players[other_player(attack.player)].monsters)
     target = _monster(duel, attack.target)
+    attack.target_identity = target.identity if target is not None else ""
     duel.say("直接攻击" if attack.direct else f"攻击对象为「{target.name if target else key}」")
 
 
@@ -151,7 +165,7 @@ def attacker_cannot_attack(duel: Duel) -> bool:
     attack = duel.attack
     if attack is None or attack.outcome:
         return False
-    monster = _monster(duel, attack.attacker)
+    monster = _battler(duel, attack.attacker, attack.attacker_identity)
     return (monster is None or not monster.can_declare_attack
             or duel.effect_applies(TurnEffect.cannot_attack) or duel.effect_applies(TurnEffect.battle_phase_ended))
 
@@ -161,10 +175,10 @@ def replay_needed(duel: Duel) -> bool:
     attack = duel.attack
     if attack is None or attack.outcome:
         return False
-    now = tuple(m.uid for m in duel.players[other_player(attack.player)].monsters)
+    now = tuple(m.identity for m in duel.players[other_player(attack.player)].monsters)
     if set(now) != set(attack.opponent_monsters):
         return True
-    return attack.target is not None and _monster(duel, attack.target) is None
+    return attack.target is not None and _battler(duel, attack.target, attack.target_identity) is None
 
 
 def begin_replay(duel: Duel) -> None:
@@ -172,6 +186,7 @@ def begin_replay(duel: Duel) -> None:
     assert attack is not None
     attack.replayed = True
     attack.target = None
+    attack.target_identity = ""
     attack.direct = False
     duel.say("对方怪兽的数量发生变化，战斗回卷，重新选择攻击对象")
 
@@ -202,7 +217,7 @@ def stop(duel: Duel) -> None:
 def reveal_target(duel: Duel) -> None:
     """Before damage calculation a face-down target is turned face-up (its flip effect waits)."""
     attack = duel.attack
-    target = _monster(duel, attack.target if attack else None)
+    target = _battler(duel, attack.target, attack.target_identity) if attack else None
     if target is not None and not target.face_up and duel.attack is not None:
         target.face_up = True
         duel.attack.revealed = target.uid
@@ -215,7 +230,8 @@ def battler_gone(duel: Duel) -> bool:
     attack = duel.attack
     if attack is None or attack.outcome:
         return False
-    return _monster(duel, attack.attacker) is None or (not attack.direct and _monster(duel, attack.target) is None)
+    return (_battler(duel, attack.attacker, attack.attacker_identity) is None
+            or (not attack.direct and _battler(duel, attack.target, attack.target_identity) is None))
 
 
 def skip_calculation(duel: Duel) -> None:
@@ -223,7 +239,7 @@ def skip_calculation(duel: Duel) -> None:
     attack = duel.attack
     assert attack is not None
     attack.outcome = "no_battle"
-    gone = "攻击怪兽" if _monster(duel, attack.attacker) is None else "攻击对象"
+    gone = "攻击怪兽" if _battler(duel, attack.attacker, attack.attacker_identity) is None else "攻击对象"
     duel.say(f"{gone}已经不在场上，不进行伤害计算（不视为进行战斗）")
 
 
@@ -231,12 +247,12 @@ def calculate(duel: Duel) -> None:
     """Damage calculation (004 伤害计算)."""
     attack = duel.attack
     assert attack is not None
-    attacker = _monster(duel, attack.attacker)
+    attacker = _battler(duel, attack.attacker, attack.attacker_identity)
     attack.outcome = "fought"
     if attacker is None:
         return
     player, opponent = attack.player, other_player(attack.player)
-    target = _monster(duel, attack.target)
+    target = _battler(duel, attack.target, attack.target_identity)
     lines = []
     # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF
     power = attacker.defence if attacker.position is Position.defence else attacker.atk
@@ -288,9 +304,10 @@ def send_destroyed(duel: Duel) -> None:
     if attack is None:
         return
     sent = []
+    battlers = (attack.attacker_identity, attack.target_identity)
     for uid in attack.destroyed:
         monster = _monster(duel, uid)
-        if monster is not None:
+        if monster is not None and monster.identity in battlers:
             to_graveyard(duel, monster, destroyed=True)
             sent.append(monster.name)
     if sent:

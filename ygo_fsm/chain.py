@@ -23,6 +23,7 @@ from .effects import (
     find,
     in_main_phase,
     move,
+    once_key,
     parse_key,
     phase_effects_here,
     player_text,
@@ -53,6 +54,9 @@ class Link:
     and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+    target_identity: str = ""
+    """The target's field identity when it was chosen: a target that left the field and came back
+    is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)."""
 
 
 @dataclass
@@ -188,6 +192,7 @@ def activate(duel: Duel, player: str, key: str) -> None:
     state = duel.players[player]
     notes: list[str] = []
     before = len(duel.events)
+    once = once_key(zone, card)  # before a cost moves the card
     if effect.cost.pay_lp:
         duel.lose_lp(player, effect.cost.pay_lp)
         notes.append(f"支付{effect.cost.pay_lp}")
@@ -215,11 +220,13 @@ def activate(duel: Duel, player: str, key: str) -> None:
         card.face_up = True
     if effect.phase is not None:
         duel.handled.add((card.uid, index, duel.turn, effect.phase.value))
+    chosen_target = find(duel, target) if target else None
     link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered))
+                events=frozenset(answered),
+                target_identity=chosen_target[2].identity if chosen_target is not None else "")
     duel.chain.append(link)
     if effect.once_per_turn:
-        duel.used_once.add((card.uid, index, duel.turn))
+        duel.used_once.add((once, index, duel.turn))
     chosen = ""
     if target:
         found_target = find(duel, target)
@@ -259,7 +266,8 @@ def _target_gone(duel: Duel, link: Link) -> bool:
     if link.target is None:
         return False
     found = find(duel, link.target)
-    return found is None or found[1] not in (Zone.monster, Zone.spell_trap)
+    return (found is None or found[1] not in (Zone.monster, Zone.spell_trap)
+            or (bool(link.target_identity) and found[2].identity != link.target_identity))
 
 
 def resolve_top_link(duel: Duel) -> None:

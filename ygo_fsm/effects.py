@@ -72,6 +72,8 @@ def move(duel: Duel, card: CardInstance, to: Zone, *, player: str | None = None)
     if where is not None:
         duel.players[where[0]].zone_list(where[1]).remove(card)
         player = player or (where[0] if to is not Zone.graveyard else card.owner)
+    if to is Zone.monster and (where is None or where[1] is not Zone.monster):
+        card.arrive()
     duel.players[player or card.owner].zone_list(to).append(card)
 
 
@@ -174,7 +176,7 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
-    if effect.once_per_turn and (card.uid, effect_index(card, effect), duel.turn) in duel.used_once:
+    if effect.once_per_turn and (once_key(zone, card), effect_index(card, effect), duel.turn) in duel.used_once:
         return False
     if (effect.kind in SPELL_KINDS | TRAP_KINDS and zone is Zone.hand
             and len(duel.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
@@ -187,6 +189,13 @@ def conditions_hold(duel: Duel, controller: str, zone: Zone, card: CardInstance,
         if len(others) < cost.tribute_other:
             return False
     return True
+
+
+def once_key(zone: Zone, card: CardInstance) -> str:
+    """What once-per-turn bookkeeping is tied to: a monster on the field by its field identity (a
+    monster that left the field and came back is a new monster: 004 ●…也视为怪兽数量发生变化),
+    any other card by its uid."""
+    return card.identity if zone is Zone.monster else card.uid
 
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:

@@ -229,7 +229,7 @@ class CardInstance:
 
     __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
                  "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
-                 "summoned_turn", "position_changed_turn", "attacked_turn")
+                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival")
 
     def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
                  atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
@@ -249,6 +249,8 @@ class CardInstance:
         self.summoned_turn = 0
         self.position_changed_turn = 0
         self.attacked_turn = 0
+        self.arrival = 0
+        """How many times it has arrived on the field (0: placed there by the setup, or never)."""
 
     @classmethod
     def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
@@ -261,6 +263,19 @@ class CardInstance:
             self.atk, self.defence = self.card.atk, self.card.defence
         self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
         self.summoned_by_own_effect = False
+
+    def arrive(self) -> None:
+        """It arrives on the field: a new monster, whatever card it is (004 ●即使因效果处理1只怪兽离场后
+        1只怪兽特殊召唤等结果上没有发生怪兽数量增减的场合，也视为怪兽数量发生变化). A change of battle
+        position or turning it face-down is not an arrival."""
+        self.arrival += 1
+
+    @property
+    def identity(self) -> str:
+        """Its identity on the field, ``<uid>@<arrival>``: separate from the card, new on every
+        arrival, so the replay check, the attack, an effect's target and once-per-turn bookkeeping
+        tied to a monster treat a returning card as a new monster."""
+        return f"{self.uid}@{self.arrival}"
 
     def copy(self) -> CardInstance:
         clone = CardInstance.__new__(CardInstance)

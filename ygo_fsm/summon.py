@@ -220,6 +220,8 @@ def succeed(duel: Duel) -> None:
         card = found[2]
         duel.players[found[0]].zone_list(found[1]).remove(card)
     summon.card = None
+    if summon.kind != "flip":  # a flip summon turns a monster already on the field face-up
+        card.arrive()
     duel.players[summon.player].monsters.append(card)
     if summon.kind == "flip":
         card.face_up = True
