@@ -363,3 +363,40 @@ def test_once_per_turn_is_tied_to_the_monster_not_the_card() -> None:
     duel.apply("activate flicker>opt_monster")
     pass_until(duel, "main_phase_1.open.turn_player")
     assert "activate opt_monster" in legal(duel), "a new monster: its effect is unused"
+
+
+# --- rule 3: battle destruction is determined, not done -------------------------------------------
+
+
+def test_a_monster_determined_destroyed_by_battle_cannot_be_targeted_until_the_end_of_the_damage_step() -> None:
+    """004 ●确定破坏的怪兽，直到该伤害步骤结束、被送去墓地时不能成为效果的对象: after damage calculation
+    the loser is still on the field but no longer a target; the winner still is."""
+    duel = battle("modern", cards_b=[{"card": "banisher", "zone": "spell_trap"}], extra=library(BANISHER))
+    declare(duel)
+    pass_until(duel, "battle_phase.damage_step.after_damage_calculation.opponent")
+    assert [m.uid for m in duel.players["B"].monsters] == ["b_monster_1"], "still on the field"
+    assert duel.attack is not None and duel.attack.destroyed == ["b_monster_1"]
+    assert [a for a in legal(duel) if a.startswith("activate")] == ["activate banisher>a_monster_1"]
+
+
+def test_before_damage_calculation_both_battlers_may_be_targeted() -> None:
+    """The control case: before damage calculation nothing is determined (004 ●伤害计算前)."""
+    duel = battle("modern", cards_b=[{"card": "banisher", "zone": "spell_trap"}], extra=library(BANISHER))
+    declare(duel)
+    pass_until(duel, "battle_phase.damage_step.before_damage_calculation.opponent")
+    assert {"activate banisher>a_monster_1", "activate banisher>b_monster_1"} <= set(legal(duel))
+
+
+def test_the_continuous_effect_of_a_monster_determined_destroyed_no_longer_applies() -> None:
+    """004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用: 「昇霊術師 ジョウゲン」
+    (200 ATK) loses to 1900 ATK — after damage calculation special summons are no longer forbidden."""
+    from ygo_fsm.effects import special_summons_forbidden
+
+    duel = battle("modern", cards_b=[{"card": "jougen", "zone": "monster"}])
+    duel.apply("declare_attack a_monster_1")
+    duel.apply("choose_target jougen")
+    pass_until(duel, "battle_phase.damage_step.damage_calculation")
+    assert special_summons_forbidden(duel) == "昇霊術師 ジョウゲン"
+    pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
+    assert duel.players["B"].monsters[-1].uid == "jougen", "not yet sent to the graveyard"
+    assert special_summons_forbidden(duel) == ""

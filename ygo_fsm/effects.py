@@ -202,8 +202,31 @@ def effect_index(card: CardInstance, effect: EffectSpec) -> int:
     return card.card.effects.index(effect) if card.card is not None else 0
 
 
+def destruction_determined(duel: Duel, card: CardInstance) -> bool:
+    """``card`` was determined to be destroyed by the battle in progress and is still on the field
+    until the end of the Damage Step: its continuous effects no longer apply and it cannot be
+    targeted by effects (004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用。
+    而且确定破坏的怪兽，直到该伤害步骤结束、被送去墓地时不能成为效果的对象)."""
+    attack = duel.attack
+    return (attack is not None and attack.outcome == "fought" and card.uid in attack.destroyed
+            and card.identity in (attack.attacker_identity, attack.target_identity))
+
+
 def targets(duel: Duel, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
-    """The target options of an effect (``[None]`` when it takes none)."""
+    """The target options of an effect (``[None]`` when it takes none); a monster determined to be
+    destroyed by battle is not one (004)."""
+    options = _target_options(duel, controller, card, effect)
+    if duel.attack is None or not duel.attack.destroyed:
+        return options
+    return [uid for uid in options if uid is None or not _determined(duel, uid)]
+
+
+def _determined(duel: Duel, uid: str) -> bool:
+    found = find(duel, uid)
+    return found is not None and found[1] is Zone.monster and destruction_determined(duel, found[2])
+
+
+def _target_options(duel: Duel, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
     target = effect.target
     if target is Target.none:
         return [None]
@@ -387,7 +410,7 @@ def special_summons_forbidden(duel: Duel) -> str:
     for player in (duel.turn_player, duel.opponent):
         for zone, card, _, effect in effects_of(duel, player):
             if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
-                    and card.face_up):
+                    and card.face_up and not destruction_determined(duel, card)):
                 return card.name
     return ""
 
