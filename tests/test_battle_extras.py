@@ -133,7 +133,7 @@ def test_toll_is_paid_on_the_declaration_without_a_chain_link() -> None:
 def test_silver_screen_applies_after_the_declaration() -> None:
     """000 【怪兽的攻击宣言…】３攻击宣言后处理的效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用."""
     duel = _attack_with([], [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}],
-                        target_atk=500)
+                        target_atk=500, profile="ocg2008")  # 000: B ends the halving by hand in the End Step
     duel.apply("declare_attack a_monster_1")
     assert duel.players["A"].monsters[0].atk == 1900, "not yet at step 2"
     duel.apply("choose_target b_monster_1")

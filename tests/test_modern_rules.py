@@ -400,3 +400,91 @@ def test_the_continuous_effect_of_a_monster_determined_destroyed_no_longer_appli
     pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
     assert duel.players["B"].monsters[-1].uid == "jougen", "not yet sent to the graveyard"
     assert special_summons_forbidden(duel) == ""
+
+
+# --- rule 6: durations end where the rule says, by themselves --------------------------------------
+
+UNTIL_END_OF_TURN = card_spec("until_end_of_turn", "spell", {
+    "kind": "quick_play_spell", "location": "hand", "target": "any_monster",
+    "resolution": [{"op": "modify_atk", "what": "target", "amount": 500, "until": "end_of_turn"}]})
+"""『直到回合游戏结束时』: a target gains 500 ATK until the end of the turn."""
+
+
+def _walk_to_end_phase(duel: Duel) -> None:
+    for _ in range(40):
+        if duel.in_state("end_phase.open"):
+            return
+        offered = {a.name for a in duel.legal_actions()}
+        duel.apply("pass" if "pass" in offered else "enter_end_phase")
+    raise AssertionError(duel.state)
+
+
+def test_modern_until_the_end_of_the_battle_phase_lasts_through_the_end_step_and_ends_by_itself() -> None:
+    """004 ●『直到战斗阶段结束时』或『战斗阶段中』适用的效果直到双方玩家互相放弃发动卡的优先权且全部的卡的处理
+    终了时适用: 「銀幕の鏡壁」's halving holds in the End Step; nobody ends it; both pass and it ends."""
+    duel = battle("modern", cards_b=[{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}],
+                  target_atk=500)
+    declare(duel)
+    assert duel.players["A"].monsters[0].atk == 950
+    pass_until(duel, "battle_phase.end_step.turn_player")
+    assert legal(duel) == ["pass"], "nothing to end by hand"
+    duel.apply("pass")
+    assert duel.priority == "B" and legal(duel) == ["pass"]
+    assert duel.players["A"].monsters[0].atk == 950, "still halved in the End Step"
+    duel.apply("pass")
+    assert not duel.in_state("battle_phase")
+    assert duel.players["A"].monsters[0].atk == 1900 and duel.expiring == []
+
+
+def _rushed(profile: str, card: str = "rush_recklessly", extra: dict[str, CardSpec] | None = None) -> Duel:
+    duel = Duel(Setup.model_validate({
+        "profile": profile, "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"hand": 2, "monsters": [{"name": "X", "atk": 1000}], "cards": [{"card": card}]}}}),
+        library={**default_library(), **(extra or {})})
+    duel.apply(f"activate {card}>a_monster_1")
+    duel.apply("pass")
+    duel.apply("pass")
+    _walk_to_end_phase(duel)
+    return duel
+
+
+def test_modern_until_the_end_of_the_turn_lasts_until_the_hand_size_adjustment_is_over() -> None:
+    """004 ●记载了『直到回合游戏结束时』的效果直到双方玩家互相放弃发动卡的优先权，手卡调整结束全部的卡的处理终了时
+    为止适用: in the End Phase the +500 holds, nobody ends it, passing is not forced into
+    『回合玩家先处理』; after the hand size adjustment it has ended."""
+    duel = _rushed("modern", "until_end_of_turn", library(UNTIL_END_OF_TURN))
+    assert duel.players["A"].monsters[0].atk == 1500
+    assert legal(duel) == ["pass"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert "turn_player_handles" not in duel.state
+    assert duel.turn == 4 and duel.players["A"].monsters[0].atk == 1000
+    assert "hand_within_limit" in {record.transition for record in duel.trace}
+
+
+def test_modern_the_older_until_the_end_phase_wording_ends_with_the_turn() -> None:
+    """004 *从2014年7月10日起…原先写着『直到结束阶段时』的效果全部改订为『直到回合游戏结束时』: 「突進」."""
+    duel = _rushed("modern")
+    assert duel.players["A"].monsters[0].atk == 1700 and legal(duel) == ["pass"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.turn == 4 and duel.players["A"].monsters[0].atk == 1000
+
+
+def test_ocg2008_until_the_end_of_the_turn_is_ended_by_its_controller_in_the_end_phase() -> None:
+    """000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁）; both passing with it pending,
+    the turn player handles it first (000 例 结果Ｃ)."""
+    duel = _rushed("ocg2008", "until_end_of_turn", library(UNTIL_END_OF_TURN))
+    assert legal(duel) == ["pass", "process until_a_monster_1"]
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.state == "end_phase.open.turn_player_handles"
+    duel.apply("process until_a_monster_1")
+    assert duel.players["A"].monsters[0].atk == 1000
+
+
+def test_end_of_turn_is_a_duration_of_the_vocabulary() -> None:
+    """The missing duration `end_of_turn` (004 『直到回合游戏结束时』) is in the card vocabulary."""
+    from ygo_fsm.cards import Duration
+
+    assert {d.value for d in Duration} == {"battle_end_step", "end_phase", "end_of_turn"}

@@ -90,6 +90,27 @@ class Phase(str, Enum):
     end_phase = "end_phase"
 
 
+class Duration(str, Enum):
+    """How long a change lasts (『…为止』): until the phase or point it names, where it ends."""
+
+    battle_end_step = "battle_end_step"
+    """『直到战斗阶段结束时』: until the end of the Battle Phase."""
+    end_phase = "end_phase"
+    """『直到结束阶段时』: until the End Phase (reworded 『直到回合游戏结束时』 since 2014: 004 *注)."""
+    end_of_turn = "end_of_turn"
+    """『直到回合游戏结束时』: until the end of the turn."""
+
+
+DURATION_PHASE: dict[Duration, Phase] = {
+    Duration.battle_end_step: Phase.battle_end_step,
+    Duration.end_phase: Phase.end_phase,
+    Duration.end_of_turn: Phase.end_phase,
+}
+"""Where a duration is ended by its controller when durations are ended by hand (ocg2008): the
+open game state of that phase (000 ●バトルフェイズ【４】『战斗流程结束为止～』的效果结束; ●エンドフェイズ【２】
+『回合结束为止～』『结束流程为止～』的效果结束（不进入连锁）)."""
+
+
 class Event(str, Enum):
     """Things that happen; triggers and cards with a specific timing respond to them."""
 
@@ -175,9 +196,9 @@ class Operation(_Model):
     from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
     position: str = "attack"
     destroy: bool = False
-    until: Phase | None = None
-    """For ``modify_atk`` / ``halve_atk``: the change lasts until that phase (『…为止』), where it ends
-    without a chain link."""
+    until: Duration | None = None
+    """For ``modify_atk`` / ``halve_atk``: how long the change lasts (『…为止』); it ends without a
+    chain link."""
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 

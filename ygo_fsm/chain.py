@@ -13,7 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .cards import CARD_ACTIVATION_KINDS, SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Event, Location, Op, Target
+from .cards import (
+    CARD_ACTIVATION_KINDS,
+    DURATION_PHASE,
+    SPELL_KINDS,
+    TRAP_KINDS,
+    Duration,
+    EffectKind,
+    EffectSpec,
+    Event,
+    Location,
+    Op,
+    Target,
+)
 from .effects import (
     Choice,
     choice_key,
@@ -29,7 +41,7 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import Occurrence
+from .events import Expiry, Occurrence
 from .game import CardInstance, Zone
 from .operations import run_operation, to_graveyard
 
@@ -337,9 +349,21 @@ def _end_expiry(duel: Duel, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
     phase = phase_effects_here(duel)
-    ending = [e for e in duel.expiring if e.controller == player and e.phase == phase and e.uid == uid]
-    expiry = ending[int(number or 1) - 1]
+    ending = [e for e in duel.expiring if e.controller == player and DURATION_PHASE[Duration(e.phase)] == phase
+              and e.uid == uid]
+    _undo_expiry(duel, ending[int(number or 1) - 1])
+
+
+def expire(duel: Duel, durations: tuple[Duration, ...]) -> None:
+    """The effects lasting ``durations`` end by themselves, in the order they began
+    (004 ●『直到战斗阶段结束时』…; ●记载了『直到回合游戏结束时』的效果…)."""
+    for expiry in [e for e in duel.expiring if Duration(e.phase) in durations]:
+        _undo_expiry(duel, expiry)
+
+
+def _undo_expiry(duel: Duel, expiry: Expiry) -> None:
     duel.expiring.remove(expiry)
+    uid = expiry.uid
     found = find(duel, uid)
     if found is not None:
         found[2].atk = max(0, found[2].atk - expiry.atk)

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING
 
 from .cards import (
     CHAIN1_ONLY_EVENTS,
+    DURATION_PHASE,
     SPELL_KINDS,
     TRAP_KINDS,
+    Duration,
     EffectKind,
     EffectSpec,
     Event,
@@ -42,7 +44,7 @@ from .cards import (
     Target,
 )
 from .events import Expiry
-from .game import SPELL_TRAP_ZONES, CardInstance, Zone, other_player
+from .game import PROFILE_RULES, SPELL_TRAP_ZONES, CardInstance, Zone, other_player
 from .spec import ActivationLimit
 
 if TYPE_CHECKING:
@@ -312,8 +314,11 @@ def _in_open_state(duel: Duel) -> bool:
 
 def expiring_now(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
     """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
+    if PROFILE_RULES[duel.profile].durations_end_by_themselves:
+        return []  # they end by themselves where the rule says (004): nobody ends them
     return [(number, expiry) for number, expiry in enumerate(duel.expiring)
-            if expiry.controller == player and in_phase_open_state(duel, Phase(expiry.phase))]
+            if expiry.controller == player
+            and in_phase_open_state(duel, DURATION_PHASE[Duration(expiry.phase)])]
 
 
 def phase_processing(duel: Duel, player: str) -> list[Choice]:

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from . import battle, chain, effects, events, operations, summon
-from .cards import Event
+from .cards import Duration, Event
 from .effects import Choice
 from .game import PROFILE_RULES, TurnEffect
 
@@ -221,6 +221,23 @@ def cannot_attack_applies(frame: Frame) -> bool:
 
 
 # --- end phase ------------------------------------------------------------------------
+
+
+@callback
+def expire_battle_phase_durations(frame: Frame) -> None:
+    """『直到战斗阶段结束时』 effects end as the End Step ends, by themselves
+    (004 ●『直到战斗阶段结束时』或『战斗阶段中』适用的效果直到双方玩家互相放弃发动卡的优先权
+    且全部的卡的处理终了时适用)."""
+    chain.expire(frame.duel, (Duration.battle_end_step,))
+
+
+@callback
+def expire_turn_durations(frame: Frame) -> None:
+    """『直到回合游戏结束时』 effects (and the older 『直到结束阶段时』, reworded so in 2014) end once the
+    hand size adjustment is over, by themselves
+    (004 ●记载了『直到回合游戏结束时』的效果直到双方玩家互相放弃发动卡的优先权，
+    手卡调整结束全部的卡的处理终了时为止适用)."""
+    chain.expire(frame.duel, (Duration.end_phase, Duration.end_of_turn))
 
 
 @guard
