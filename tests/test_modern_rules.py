@@ -488,3 +488,28 @@ def test_end_of_turn_is_a_duration_of_the_vocabulary() -> None:
     from ygo_fsm.cards import Duration
 
     assert {d.value for d in Duration} == {"battle_end_step", "end_phase", "end_of_turn"}
+
+
+# --- 004 手卡调整 例: the discard's cause --------------------------------------------------------
+
+DISCARDER = card_spec("discarder", "spell", {
+    "kind": "normal_spell", "location": "hand",
+    "resolution": [{"op": "discard", "amount": 1, "to": "controller"}]})
+"""A card effect that discards 1 card from its controller's hand."""
+
+
+def test_grapha_discarded_by_a_card_effect_does_activate() -> None:
+    """The control case of 004 手卡调整 例: 「暗黑界的龙神 格拉法」 discarded by a card effect meets
+    『这张卡被卡的效果从手卡丢弃去墓地的场合』 (the hand size discard does not:
+    tests/scenarios/seed/004_hand_size_example_grapha.yaml)."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"hand": 0, "cards": [{"card": "discarder"},
+                                               {"card": "grapha_dragon_lord_of_dark_world", "uid": "grapha"}]},
+                    "B": {"monsters": [{"name": "Target", "atk": 1000}]}}}),
+        library={**default_library(), **library(DISCARDER)})
+    duel.apply("activate discarder")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("grapha") == ("A", Zone.graveyard)
+    assert "activate grapha>b_monster_1" in legal(duel)

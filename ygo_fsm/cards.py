@@ -237,6 +237,13 @@ class Conditions(_Model):
     (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""
     summoned_by_own_effect: bool = False
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
+    self_event: bool = False
+    """The event must have happened to this card itself (「暗黒のマンティコア」: このカードが墓地へ送られた時)."""
+    event_of_own: bool = False
+    """The event must concern the controller (「強制接収」: 自分が手札を捨てる度に)."""
+    by_card_effect: bool = False
+    """The event must have been caused by a card effect: a discard for the hand size is not one
+    (004 手卡调整 ●…视为「从手卡丢弃」「从手卡送去墓地」但不视为「因效果从手卡丢弃」; 「暗黒界の龍神 グラファ」)."""
 
 
 class Target(str, Enum):

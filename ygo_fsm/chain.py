@@ -18,6 +18,8 @@ from .cards import (
     DURATION_PHASE,
     SPELL_KINDS,
     TRAP_KINDS,
+    CardSpec,
+    CardType,
     Duration,
     EffectKind,
     EffectSpec,
@@ -115,11 +117,15 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
         for zone, card, index, effect in effects_of(duel, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
+            conditions = effect.conditions
             met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
-                   and (not effect.conditions.event_of_opponent or o.player != player)]
+                   and (not conditions.event_of_opponent or o.player != player)
+                   and (not conditions.event_of_own or o.player == player)
+                   and (not conditions.by_card_effect or o.by_effect)]
             if not met or not conditions_hold(duel, player, zone, card, effect):
                 continue
-            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            own_event = (effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
+                         or conditions.self_event)
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
             if (not effect.mandatory and effect.wording == "when" and last is not None
@@ -268,6 +274,13 @@ _STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, Effe
 """Card activations whose card stays on the field: once it has left, the activation does nothing."""
 
 
+def _needs_its_card_on_the_field(spec: CardSpec, effect: EffectSpec) -> bool:
+    """A continuous/field/equip card's activation, or the effect of a face-up spell or trap card
+    (「強制接収」's trigger): once the card has left the field it does nothing (000 ●エンドフェイズ【３】例
+    CHAIN2「サイクロン」效果处理，「強制接収」破坏 / CHAIN1「強制接収」效果不发)."""
+    return effect.kind in _STAYS_ON_FIELD or (effect.location is Location.field and spec.type is not CardType.monster)
+
+
 _REQUIRED_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap)
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
@@ -294,7 +307,8 @@ def resolve_top_link(duel: Duel) -> None:
     link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
         duel.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
-    elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
+    elif (effect is not None and spec is not None and _needs_its_card_on_the_field(spec, effect)
+          and (found is None or found[1] is not Zone.spell_trap)):
         duel.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
     elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(duel, link):
         duel.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
@@ -303,7 +317,9 @@ def resolve_top_link(duel: Duel) -> None:
         duel.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
         results = [run_operation(duel, op, link, card) for op in effect.resolution]
-        done = "，".join(r for r in results if r) or "不发"
+        # a continuous card whose activation only starts its effect says what now applies
+        lasting = effect.label if effect.kind in _STAYS_ON_FIELD and not effect.resolution else ""
+        done = "，".join(r for r in results if r) or lasting or "不发"
         duel.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if card is not None and spec is not None and effect is not None and found is not None:
         _after_resolution(duel, found[1], card, effect, link)

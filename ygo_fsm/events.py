@@ -22,10 +22,13 @@ class Occurrence:
     uid: str | None = None
     deferred: bool = False
     """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
+    by_effect: bool = False
+    """Caused by a card effect (a discard by 「…」's effect), not by a rule (the hand size
+    adjustment: 004 手卡调整 ●…不视为「因效果从手卡丢弃」)."""
 
 
-def emit(duel: Duel, event: Event, player: str, uid: str | None = None) -> None:
-    duel.events.append(Occurrence(event, player, uid))
+def emit(duel: Duel, event: Event, player: str, uid: str | None = None, *, by_effect: bool = False) -> None:
+    duel.events.append(Occurrence(event, player, uid, by_effect=by_effect))
 
 
 @dataclass(frozen=True)

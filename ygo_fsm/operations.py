@@ -159,7 +159,7 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     if kind is Op.discard:
         player = _player_for(duel, link, op.to)
         before = duel.players[player].hand
-        discard(duel, player, min(op.amount or 1, before))
+        discard(duel, player, min(op.amount or 1, before), by_effect=True)
         return f"{player}丢弃{before - duel.players[player].hand}张手卡"
     if kind is Op.banish:
         victim = card.uid if op.what == "self" else link.target
@@ -333,21 +333,22 @@ def draw_card(duel: Duel, player: str) -> int:
     return 1
 
 
-def discard(duel: Duel, player: str, count: int, *, chosen: tuple[str, ...] = ()) -> None:
+def discard(duel: Duel, player: str, count: int, *, chosen: tuple[str, ...] = (), by_effect: bool = False) -> None:
     """Discard ``count`` cards: the named cards ``chosen`` (uids), then unnamed ones, then named
-    ones in hand order."""
+    ones in hand order. ``by_effect``: a card effect discards them (the hand size adjustment does
+    not: 004 手卡调整 ●…不视为「因效果从手卡丢弃」「因效果从手卡送去墓地」)."""
     state = duel.players[player]
     for uid in chosen[:count]:
         found = find(duel, uid)
         if found is not None and found[1] is Zone.hand:
             move(duel, found[2], Zone.graveyard)
-            emit(duel, Event.discarded, player, uid)
+            emit(duel, Event.discarded, player, uid, by_effect=by_effect)
     for _ in range(count - len(chosen[:count])):
         if state.unnamed_hand > 0:
             state.hand -= 1
             state.graveyard += 1
-            emit(duel, Event.discarded, player)
+            emit(duel, Event.discarded, player, by_effect=by_effect)
         elif state.hand_cards:
             card = state.hand_cards[0]
             move(duel, card, Zone.graveyard)
-            emit(duel, Event.discarded, player, card.uid)
+            emit(duel, Event.discarded, player, card.uid, by_effect=by_effect)

@@ -185,7 +185,7 @@ def conditions_paid(duel: Duel) -> None:
             graveyard.remove(card)
             duel.players[summon.player].banished.append(card)
         duel.say("从墓地把" + "".join(f"「{c.name}」" for c in banished) + "除外")
-    summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in duel.events)
+    summon.deferred.extend(replace(o, deferred=True) for o in duel.events)
     duel.events.clear()
 
 
