@@ -513,3 +513,61 @@ def test_grapha_discarded_by_a_card_effect_does_activate() -> None:
     duel.apply("pass")
     assert duel.where("grapha") == ("A", Zone.graveyard)
     assert "activate grapha>b_monster_1" in legal(duel)
+
+
+# --- rule 8: simultaneous events are simultaneous ------------------------------------------------
+
+WATCHER = card_spec("watcher", "monster", {
+    "kind": "trigger", "location": "field", "wording": "when", "events": ["attack_declared"],
+    "conditions": {"event_of_opponent": True},
+    "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
+"""『对方怪兽的攻击宣言时，可以…』: an optional 'when … you can' trigger on the attack declaration."""
+LAST_WORDS = card_spec("last_words", "monster", {
+    "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["destroyed"],
+    "conditions": {"self_event": True},
+    "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+"""『这张卡被破坏送去墓地时，可以抽1张卡』: an optional 'when … you can' trigger on its own destruction."""
+
+
+def test_a_when_trigger_on_the_attack_declaration_does_not_miss_the_timing() -> None:
+    """PR17 missing the timing: the attack declaration and "becomes the attack target" happen at the
+    same time (000 ４『攻击宣言时』『XX成为攻击对象时』的发动时点 is one window), so a 'when … you can'
+    trigger on the declaration is met even though the target was recorded after it."""
+    for profile in ("modern", "ocg2008"):
+        duel = battle(profile, cards_b=[{"card": "watcher", "zone": "monster"}], extra=library(WATCHER))
+        declare(duel)
+        assert duel.state == "battle_phase.attack_declaration.declaration_window.build", profile
+        assert legal(duel) == ["activate watcher", "decline"]
+
+
+def test_monsters_destroyed_by_one_effect_are_destroyed_at_the_same_time() -> None:
+    """PR17 missing the timing: 「ブラック・ホール」 destroys every monster at once; a 'when … you can'
+    trigger of the first monster destroyed is still met (the others' destruction is not later)."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "last_words", "zone": "monster"}, {"card": "dark_hole"}]},
+                    "B": {"monsters": [{"name": "Other", "atk": 1000}]}}}),
+        library={**default_library(), **library(LAST_WORDS)})
+    duel.apply("activate dark_hole")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("last_words") == ("A", Zone.graveyard) and duel.players["B"].monsters == []
+    assert "activate last_words" in legal(duel)
+
+
+def test_a_tribute_paid_for_a_summon_is_not_simultaneous_with_the_summon() -> None:
+    """000 【怪兽通常***…】２·此时满足发动条件的「闇・道化師のペーテン」等任意发动的诱发效果不会发动 (PR17 agrees:
+    the tribute is paid before the summon): an optional trigger on the tribute does not activate."""
+    tribute_fodder = card_spec("fodder", "monster", {
+        "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["monster_sent_to_graveyard"],
+        "conditions": {"self_event": True}, "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+    big = card_spec("big", "monster", level=5, atk=2000)
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "fodder", "zone": "monster"}, {"card": "big"}]}}}),
+        library=library(tribute_fodder, big))
+    duel.apply("normal_summon big")
+    duel.apply("tribute fodder")
+    pass_until(duel, "main_phase_1.summon.success_window")
+    assert duel.where("fodder") == ("A", Zone.graveyard)
+    assert not any(a.startswith("activate fodder") for a in legal(duel))

@@ -156,8 +156,8 @@ def announce(duel: Duel) -> None:
     assert attack is not None
     if not attack.replayed:
         emit(duel, Event.attack_declared, attack.player, attack.attacker)
-    if attack.target is not None:
-        emit(duel, Event.targeted_for_attack, other_player(attack.player), attack.target)
+    if attack.target is not None:  # at the same time as the declaration (PR17 missing the timing)
+        emit(duel, Event.targeted_for_attack, other_player(attack.player), attack.target, together=not attack.replayed)
 
 
 def attacker_cannot_attack(duel: Duel) -> bool:
@@ -308,7 +308,7 @@ def send_destroyed(duel: Duel) -> None:
     for uid in attack.destroyed:
         monster = _monster(duel, uid)
         if monster is not None and monster.identity in battlers:
-            to_graveyard(duel, monster, destroyed=True)
+            to_graveyard(duel, monster, destroyed=True, together=bool(sent))  # both at once
             sent.append(monster.name)
     if sent:
         duel.say("伤害阶段结束时，战斗破坏的" + "".join(f"「{n}」" for n in sent) + "送去墓地")

@@ -43,7 +43,7 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import Expiry, Occurrence
+from .events import Expiry, Occurrence, last_happened
 from .game import CardInstance, Zone
 from .operations import run_operation, to_graveyard
 
@@ -112,7 +112,7 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
     window.ignition_allowed = (in_main_phase(duel) and not window.restricted
                                and (not after_chain or duel.last_action_summon))
     tiers = {(p, m): Tier(p, m, []) for p in (duel.turn_player, duel.opponent) for m in (True, False)}
-    last = events[-1] if events else None
+    last = last_happened(events)
     for player in (duel.turn_player, duel.opponent):
         for zone, card, index, effect in effects_of(duel, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
@@ -128,9 +128,9 @@ def open_window(duel: Duel, *, restricted: bool, ends_after_chain: bool = False)
                          or conditions.self_event)
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
-            if (not effect.mandatory and effect.wording == "when" and last is not None
-                    and last.event not in effect.events):
-                continue  # 'when … you can': its event was not the last thing to happen — missed
+            if (not effect.mandatory and effect.wording == "when" and last
+                    and not any(o.event in effect.events for o in last)):
+                continue  # 'when … you can': its event was not (among) the last thing to happen — missed
             if not targets(duel, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))

@@ -25,10 +25,27 @@ class Occurrence:
     by_effect: bool = False
     """Caused by a card effect (a discard by 「…」's effect), not by a rule (the hand size
     adjustment: 004 手卡调整 ●…不视为「因效果从手卡丢弃」)."""
+    together: bool = False
+    """It happened at the same time as the occurrence recorded just before it: the attack
+    declaration and "becomes the attack target", a monster destroyed and sent to the graveyard,
+    several monsters destroyed by one effect. Simultaneous occurrences are all "the last thing to
+    happen" for a 'when … you can' trigger (PR17 missing the timing)."""
 
 
-def emit(duel: Duel, event: Event, player: str, uid: str | None = None, *, by_effect: bool = False) -> None:
-    duel.events.append(Occurrence(event, player, uid, by_effect=by_effect))
+def emit(duel: Duel, event: Event, player: str, uid: str | None = None, *, by_effect: bool = False,
+         together: bool = False) -> None:
+    """Record an occurrence; ``together``: at the same time as the one recorded just before."""
+    duel.events.append(Occurrence(event, player, uid, by_effect=by_effect, together=together and bool(duel.events)))
+
+
+def last_happened(occurrences: list[Occurrence]) -> list[Occurrence]:
+    """The last thing to happen: the final occurrence and those simultaneous with it."""
+    group: list[Occurrence] = []
+    for occurrence in reversed(occurrences):
+        group.append(occurrence)
+        if not occurrence.together:
+            break
+    return group
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,9 @@ def _player_for(duel: Duel, link: Link, who: str) -> str:
     return other_player(link.controller)
 
 
-def to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool) -> None:
+def to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool, together: bool = False) -> None:
+    """Send ``card`` to the graveyard (``destroyed``: by destruction); ``together``: at the same
+    time as what was recorded just before (several monsters destroyed by one effect)."""
     where = find(duel, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
     if destroyed:
@@ -50,8 +52,9 @@ def to_graveyard(duel: Duel, card: CardInstance, *, destroyed: bool) -> None:
         move(duel, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            emit(duel, Event.destroyed, where[0], card.uid)
-        emit(duel, Event.monster_sent_to_graveyard, where[0], card.uid)
+            emit(duel, Event.destroyed, where[0], card.uid, together=together)
+        # destroyed and sent to the graveyard is one thing happening (PR17 missing the timing)
+        emit(duel, Event.monster_sent_to_graveyard, where[0], card.uid, together=together or destroyed)
 
 
 def _summon(duel: Duel, card: CardInstance, player: str, position: Position, *, own_effect: bool) -> None:
@@ -217,8 +220,8 @@ def _destroy(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     else:
         found = find(duel, link.target) if link.target else None
         victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
-    for victim in victims:
-        to_graveyard(duel, victim, destroyed=True)
+    for number, victim in enumerate(victims):
+        to_graveyard(duel, victim, destroyed=True, together=number > 0)  # all at once
     if not victims:
         return ""
     if op.what == "all_monsters":

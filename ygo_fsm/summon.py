@@ -238,8 +238,8 @@ def succeed(duel: Duel) -> None:
             event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
     duel.events[:0] = summon.deferred
     emit(duel, event, summon.player, card.uid)
-    if summon.kind == "flip":
-        emit(duel, Event.flipped, summon.player, card.uid)
+    if summon.kind == "flip":  # flip summoned and flipped face-up: one thing happening
+        emit(duel, Event.flipped, summon.player, card.uid, together=True)
     duel.last_action_summon = summon.kind != "set"
     shown = "怪兽" if summon.kind == "set" else f"「{card.name}」"
     duel.say(f"{shown}{KIND_TEXT[summon.kind]}成功")
