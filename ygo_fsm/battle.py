@@ -303,7 +303,7 @@ def send_destroyed(duel: Duel) -> None:
     attack = duel.attack
     if attack is None:
         return
-    sent = []
+    sent: list[str] = []
     battlers = (attack.attacker_identity, attack.target_identity)
     for uid in attack.destroyed:
         monster = _monster(duel, uid)
