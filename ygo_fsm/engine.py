@@ -40,6 +40,20 @@ Priority and passing
     or step ends (004 ●每个阶段或步骤…). A fresh ``priority`` frame always starts with the
     turn player.
 
+Rule profiles
+    A duel follows one profile. ``ocg2008`` plays seeds 000–003 literally, worked examples
+    included. ``modern`` plays seed 004 and, where 004 is silent, the current official rules
+    (OCG Perfect Rulebook 2017, Rulebook v10, the Fast Effect Timing chart). Where they differ,
+    the machines say so: a transition with ``profile:`` is enabled only in a duel of that
+    profile (one transition per side, each citing its clause), or a guard reads the profile.
+    Under ``modern``: after an attack declaration (or a replay's new target, or a chain in the
+    Battle Step) both players passing once leads to the Damage Step, where ``ocg2008`` keeps
+    000's step-4 window and step-5 priority; an ignition effect needs the open game state, where
+    ``ocg2008`` lets it start CHAIN1 in a Main Phase window (000 priority list 5; 001 例1/例2);
+    『直到战斗阶段结束时』 and 『直到回合游戏结束时』 effects end by themselves (at the end of the End
+    Step; after the hand size adjustment), where under ``ocg2008`` their controller ends them in
+    that phase's open game state.
+
 Ties and errors
     Two enabled transitions for the same event in the same frame, or two enabled engine
     transitions at once, have no declared precedence: the engine raises

@@ -25,10 +25,12 @@ class Profile(str, Enum):
     """Rule profile: which era's rules a duel follows (DESIGN.md "Rule profiles")."""
 
     modern = "modern"
-    """004: the first player neither draws nor conducts a Battle Phase on turn 1."""
+    """004 and, where 004 is silent, the current official rules (PR17, Rulebook v10, the Fast
+    Effect Timing chart): e.g. the first player neither draws nor conducts a Battle Phase on
+    turn 1."""
     ocg2008 = "ocg2008"
-    """000/001/002/003: the first player draws and may enter the Battle Phase on turn 1, but
-    cannot attack."""
+    """000/001/002/003 literally, worked examples included: e.g. the first player draws and may
+    enter the Battle Phase on turn 1, but cannot attack."""
 
 
 @dataclass(frozen=True)
