@@ -571,3 +571,17 @@ def test_a_tribute_paid_for_a_summon_is_not_simultaneous_with_the_summon() -> No
     pass_until(duel, "main_phase_1.summon.success_window")
     assert duel.where("fodder") == ("A", Zone.graveyard)
     assert not any(a.startswith("activate fodder") for a in legal(duel))
+
+
+def test_the_refusal_names_the_profile_that_would_allow_it() -> None:
+    """An ignition effect refused in the window under modern: the refusal says the transition that
+    would allow it is declared for ocg2008 only, with its clause (000 …５回合玩家的怪兽起动效果)."""
+    import pytest
+
+    from ygo_fsm.errors import IllegalActionError
+
+    duel = _summoned_mercenaries("modern")
+    with pytest.raises(IllegalActionError) as refused:
+        duel.apply("activate rogue_mercenaries>b_monster_1")
+    assert "declared for the ocg2008 profile only (this duel plays modern)" in str(refused.value)
+    assert "５回合玩家的怪兽起动效果" in str(refused.value)
