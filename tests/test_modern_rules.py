@@ -585,3 +585,49 @@ def test_the_refusal_names_the_profile_that_would_allow_it() -> None:
         duel.apply("activate rogue_mercenaries>b_monster_1")
     assert "declared for the ocg2008 profile only (this duel plays modern)" in str(refused.value)
     assert "５回合玩家的怪兽起动效果" in str(refused.value)
+
+
+SELF_BOOST = card_spec("self_boost", "monster", {
+    "kind": "quick", "location": "field",
+    "resolution": [{"op": "modify_atk", "what": "self", "amount": 500, "until": "end_of_turn"}]})
+"""『这张卡的攻击力直到回合结束时上升500』: a quick effect on "this card"."""
+
+
+def test_this_card_is_the_monster_that_activated_not_the_one_that_came_back() -> None:
+    """A returning card is a new monster (004 ●…也视为怪兽数量发生变化): a monster's effect on "this
+    card" does not apply to it once it left the field and came back during the chain."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "self_boost", "zone": "monster"}]},
+                    "B": {"cards": [{"card": "flicker", "zone": "spell_trap"}]}}}),
+        library=library(SELF_BOOST, FLICKER))
+    duel.apply("activate self_boost")
+    duel.apply("respond flicker>self_boost")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("self_boost") == ("A", Zone.monster)
+    assert duel.players["A"].monsters[0].atk == 1000 and duel.expiring == []
+
+
+def test_a_duration_does_not_follow_its_monster_off_the_field_and_back() -> None:
+    """「突進」's +700 was on the monster that left; the new monster is at its printed ATK and the end
+    of the turn takes nothing from it (004 ●…也视为怪兽数量发生变化)."""
+    duel = Duel(Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"},
+                                    {"card": "rush_recklessly"}]},
+                    "B": {"cards": [{"card": "flicker", "zone": "spell_trap"}]}}}),
+        library={**default_library(), **library(FLICKER)})
+    duel.apply("activate rush_recklessly>beetle_armor_knight")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.players["A"].monsters[0].atk == 2600
+    pass_until(duel, "main_phase_1.open.opponent")
+    duel.apply("activate flicker>beetle_armor_knight")
+    pass_until(duel, "main_phase_1.open.turn_player")
+    assert duel.players["A"].monsters[0].atk == 1900, "a new monster: printed ATK"
+    _walk_to_end_phase(duel)
+    assert legal(duel) == ["pass"], "nothing left to end on the new monster"
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.turn == 4 and duel.players["A"].monsters[0].atk == 1900

@@ -34,6 +34,7 @@ from .effects import (
     choice_label,
     conditions_hold,
     effects_of,
+    expiry_still_applies,
     find,
     in_main_phase,
     move,
@@ -71,6 +72,9 @@ class Link:
     target_identity: str = ""
     """The target's field identity when it was chosen: a target that left the field and came back
     is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)."""
+    source_identity: str = ""
+    """The activating monster's field identity when it was activated on the field: "this card" in
+    its resolution is that monster only, not a new one after it left and came back."""
 
 
 @dataclass
@@ -211,6 +215,7 @@ def activate(duel: Duel, player: str, key: str) -> None:
     notes: list[str] = []
     before = len(duel.events)
     once = once_key(zone, card)  # before a cost moves the card
+    source = card.identity if zone is Zone.monster else ""
     if effect.cost.pay_lp:
         duel.lose_lp(player, effect.cost.pay_lp)
         notes.append(f"支付{effect.cost.pay_lp}")
@@ -241,7 +246,8 @@ def activate(duel: Duel, player: str, key: str) -> None:
     chosen_target = find(duel, target) if target else None
     link = Link(len(duel.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
                 events=frozenset(answered),
-                target_identity=chosen_target[2].identity if chosen_target is not None else "")
+                target_identity=chosen_target[2].identity if chosen_target is not None else "",
+                source_identity=source)
     duel.chain.append(link)
     if effect.once_per_turn:
         duel.used_once.add((once, index, duel.turn))
@@ -366,7 +372,7 @@ def _end_expiry(duel: Duel, player: str, key: str) -> None:
     uid, _, number = key.partition("#")
     phase = phase_effects_here(duel)
     ending = [e for e in duel.expiring if e.controller == player and DURATION_PHASE[Duration(e.phase)] == phase
-              and e.uid == uid]
+              and e.uid == uid and expiry_still_applies(duel, e)]
     _undo_expiry(duel, ending[int(number or 1) - 1])
 
 
@@ -374,14 +380,18 @@ def expire(duel: Duel, durations: tuple[Duration, ...]) -> None:
     """The effects lasting ``durations`` end by themselves, in the order they began
     (004 ●『直到战斗阶段结束时』…; ●记载了『直到回合游戏结束时』的效果…)."""
     for expiry in [e for e in duel.expiring if Duration(e.phase) in durations]:
-        _undo_expiry(duel, expiry)
+        found = find(duel, expiry.uid)
+        if found is not None and found[1] is Zone.monster and expiry.applies(found[2].identity):
+            _undo_expiry(duel, expiry)
+        else:  # its monster left the field: nothing carries it any more
+            duel.expiring.remove(expiry)
 
 
 def _undo_expiry(duel: Duel, expiry: Expiry) -> None:
     duel.expiring.remove(expiry)
     uid = expiry.uid
     found = find(duel, uid)
-    if found is not None:
+    if found is not None and expiry.applies(found[2].identity):
         found[2].atk = max(0, found[2].atk - expiry.atk)
         duel.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
     else:

@@ -74,6 +74,8 @@ def move(duel: Duel, card: CardInstance, to: Zone, *, player: str | None = None)
     if where is not None:
         duel.players[where[0]].zone_list(where[1]).remove(card)
         player = player or (where[0] if to is not Zone.graveyard else card.owner)
+    if where is not None and where[1] is Zone.monster and to is not Zone.monster:
+        card.leave_field()  # banished, returned …: it is no longer that monster
     if to is Zone.monster and (where is None or where[1] is not Zone.monster):
         card.arrive()
     duel.players[player or card.owner].zone_list(to).append(card)
@@ -317,8 +319,15 @@ def expiring_now(duel: Duel, player: str) -> list[tuple[int, Expiry]]:
     if PROFILE_RULES[duel.profile].durations_end_by_themselves:
         return []  # they end by themselves where the rule says (004): nobody ends them
     return [(number, expiry) for number, expiry in enumerate(duel.expiring)
-            if expiry.controller == player
+            if expiry.controller == player and expiry_still_applies(duel, expiry)
             and in_phase_open_state(duel, DURATION_PHASE[Duration(expiry.phase)])]
+
+
+def expiry_still_applies(duel: Duel, expiry: Expiry) -> bool:
+    """The monster the effect changed is still the same monster on the field: one that left the
+    field (and perhaps came back, a new monster) no longer carries it (004 ●…也视为怪兽数量发生变化)."""
+    found = find(duel, expiry.uid)
+    return found is not None and found[1] is Zone.monster and expiry.applies(found[2].identity)
 
 
 def phase_processing(duel: Duel, player: str) -> list[Choice]:

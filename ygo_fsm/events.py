@@ -62,3 +62,10 @@ class Expiry:
     """The ATK change to undo."""
     source: str
     """The card the effect came from (for narration)."""
+    identity: str = ""
+    """The changed monster's field identity: once it has left the field, a monster that comes back
+    is a new monster the effect no longer applies to (004 ●…也视为怪兽数量发生变化)."""
+
+    def applies(self, monster_identity: str | None) -> bool:
+        """It still applies to the monster whose field identity is ``monster_identity``."""
+        return not self.identity or self.identity == monster_identity

@@ -87,8 +87,23 @@ def _amount(duel: Duel, op: Operation, link: Link) -> int:
     return op.amount
 
 
+_ON_THIS_CARD = (Op.modify_atk, Op.return_to_hand, Op.banish)
+"""Operations that can act on "this card" (``what: self``)."""
+
+
+def _still_this_card(duel: Duel, link: Link, card: CardInstance) -> bool:
+    """A monster activated on the field is still that monster: one that left the field (and perhaps
+    came back) is a new card (004 ●…也视为怪兽数量发生变化)."""
+    if not link.source_identity:
+        return True
+    where = find(duel, card.uid)
+    return where is not None and where[1] is Zone.monster and card.identity == link.source_identity
+
+
 def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
     kind = op.op
+    if op.what == "self" and kind in _ON_THIS_CARD and not _still_this_card(duel, link, card):
+        return ""
     if kind is Op.damage:
         amount = _amount(duel, op, link)
         players = [duel.turn_player, duel.opponent] if op.to == "both" else [_player_for(duel, link, op.to)]
@@ -157,7 +172,8 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         before = halved.atk
         halved.atk //= 2
         if op.until is not None:
-            duel.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name))
+            duel.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name,
+                                        identity=halved.identity))
         return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
     if kind is Op.discard:
         player = _player_for(duel, link, op.to)
@@ -192,7 +208,8 @@ def _operate(duel: Duel, op: Operation, link: Link, card: CardInstance) -> str:
         modified.atk = max(0, modified.atk + op.amount)
         if op.until is not None:
             change = modified.atk - before
-            duel.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name))
+            duel.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name,
+                                        identity=modified.identity))
         return f"「{modified.name}」的攻击力变成{modified.atk}"
     if kind is Op.win:
         duel.end_duel(winner=link.controller, reason="effect")
