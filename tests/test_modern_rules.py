@@ -631,3 +631,25 @@ def test_a_duration_does_not_follow_its_monster_off_the_field_and_back() -> None
     duel.apply("pass")
     duel.apply("pass")
     assert duel.turn == 4 and duel.players["A"].monsters[0].atk == 1900
+
+
+def test_the_summon_negation_window_holds_one_chain() -> None:
+    """PR17 pp.77–82 (Negating Summons): once the chain answering the summon attempt has resolved
+    (「神の宣告」 negated by 「盗賊の七つ道具」), no second summon-negating chain can start; the summon
+    succeeds (000 【怪兽通常***…】４ → 【情况Ａ】５)."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "beetle_armor_knight"},
+                                    {"card": "seven_tools_of_the_bandit", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "solemn_judgment", "zone": "spell_trap"},
+                                    {"card": "solemn_judgment", "zone": "spell_trap"}]}}}))
+    duel.apply("normal_summon beetle_armor_knight")
+    duel.apply("pass")
+    duel.apply("activate solemn_judgment")
+    duel.apply("respond seven_tools_of_the_bandit")
+    duel.apply("pass")
+    duel.apply("pass")
+    duel.apply("pass")                           # A, the window after the chain
+    assert duel.priority == "B" and legal(duel) == ["pass"], "no new CHAIN1 with the second 「神の宣告」"
+    duel.apply("pass")
+    assert duel.where("beetle_armor_knight") == ("A", Zone.monster)
