@@ -90,6 +90,27 @@ class Phase(str, Enum):
     end_phase = "end_phase"
 
 
+class Duration(str, Enum):
+    """How long a change lasts (『…为止』): until the phase or point it names, where it ends."""
+
+    battle_end_step = "battle_end_step"
+    """『直到战斗阶段结束时』: until the end of the Battle Phase."""
+    end_phase = "end_phase"
+    """『直到结束阶段时』: until the End Phase (reworded 『直到回合游戏结束时』 since 2014: 004 *注)."""
+    end_of_turn = "end_of_turn"
+    """『直到回合游戏结束时』: until the end of the turn."""
+
+
+DURATION_PHASE: dict[Duration, Phase] = {
+    Duration.battle_end_step: Phase.battle_end_step,
+    Duration.end_phase: Phase.end_phase,
+    Duration.end_of_turn: Phase.end_phase,
+}
+"""Where a duration is ended by its controller when durations are ended by hand (ocg2008): the
+open game state of that phase (000 ●バトルフェイズ【４】『战斗流程结束为止～』的效果结束; ●エンドフェイズ【２】
+『回合结束为止～』『结束流程为止～』的效果结束（不进入连锁）)."""
+
+
 class Event(str, Enum):
     """Things that happen; triggers and cards with a specific timing respond to them."""
 
@@ -115,6 +136,15 @@ class Event(str, Enum):
     flip_summoned = "flip_summoned"
     position_changed = "position_changed"
     flipped = "flipped"
+
+
+CHAIN1_ONLY_EVENTS: frozenset[Event] = frozenset({Event.summon_attempted})
+"""Events answered only by the link activated right after them, CHAIN1: an effect that negates a
+summon responds to the summon itself, so later links follow the ordinary spell-speed rules and a
+second summon-negating effect cannot be chained to the first (000 【怪兽通常***…】４ 1.无效***的卡
+／2.无效***的卡发动的场合，2速以上的卡连锁可能; PR17 pp.77–82). Every other event may be answered
+by several links of the one chain that follows it: several 『攻击宣言时』 cards on one chain
+(004 ●…但只要在那组连锁上，可以发动复数张『攻击宣言时才能发动』的卡)."""
 
 
 class Op(str, Enum):
@@ -166,9 +196,9 @@ class Operation(_Model):
     from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
     position: str = "attack"
     destroy: bool = False
-    until: Phase | None = None
-    """For ``modify_atk`` / ``halve_atk``: the change lasts until that phase (『…为止』), where it ends
-    without a chain link."""
+    until: Duration | None = None
+    """For ``modify_atk`` / ``halve_atk``: how long the change lasts (『…为止』); it ends without a
+    chain link."""
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 
@@ -207,6 +237,13 @@ class Conditions(_Model):
     (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""
     summoned_by_own_effect: bool = False
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
+    self_event: bool = False
+    """The event must have happened to this card itself (「暗黒のマンティコア」: このカードが墓地へ送られた時)."""
+    event_of_own: bool = False
+    """The event must concern the controller (「強制接収」: 自分が手札を捨てる度に)."""
+    by_card_effect: bool = False
+    """The event must have been caused by a card effect: a discard for the hand size is not one
+    (004 手卡调整 ●…视为「从手卡丢弃」「从手卡送去墓地」但不视为「因效果从手卡丢弃」; 「暗黒界の龍神 グラファ」)."""
 
 
 class Target(str, Enum):

@@ -10,23 +10,40 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
-from .cards import CARD_ACTIVATION_KINDS, SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Event, Location, Op, Target
+from .cards import (
+    CARD_ACTIVATION_KINDS,
+    DURATION_PHASE,
+    SPELL_KINDS,
+    TRAP_KINDS,
+    CardSpec,
+    CardType,
+    Duration,
+    EffectKind,
+    EffectSpec,
+    Event,
+    Location,
+    Op,
+    Target,
+)
 from .effects import (
     choice_key,
     choice_label,
     conditions_hold,
     effects_of,
+    expiry_still_applies,
     find,
     in_main_phase,
     move,
+    once_key,
     parse_key,
     phase_effects_here,
     player_text,
     targets,
 )
+from .events import last_happened
 from .game import Zone
 from .operations import run_operation, to_graveyard
-from .state import CardInstance, Choice, GameState, Link, Tier, Window
+from .state import CardInstance, Choice, Expiry, GameState, Link, Tier, Window
 
 
 def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = False) -> None:
@@ -40,21 +57,25 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
     tiers = {(p, m): Tier(p, m, []) for p in (game.turn_player, game.opponent) for m in (True, False)}
-    last = events[-1] if events else None
+    last = last_happened(events)
     for player in (game.turn_player, game.opponent):
         for zone, card, index, effect in effects_of(game, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
+            conditions = effect.conditions
             met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
-                   and (not effect.conditions.event_of_opponent or o.player != player)]
+                   and (not conditions.event_of_opponent or o.player != player)
+                   and (not conditions.event_of_own or o.player == player)
+                   and (not conditions.by_card_effect or o.by_effect)]
             if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
-            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            own_event = (effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
+                         or conditions.self_event)
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
-            if (not effect.mandatory and effect.wording == "when" and last is not None
-                    and last.event not in effect.events):
-                continue  # 'when … you can': its event was not the last thing to happen — missed
+            if (not effect.mandatory and effect.wording == "when" and last
+                    and not any(o.event in effect.events for o in last)):
+                continue  # 'when … you can': its event was not (among) the last thing to happen — missed
             if not targets(game, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
@@ -134,6 +155,8 @@ def activate(game: GameState, player: str, key: str) -> None:
     state = game.players[player]
     notes: list[str] = []
     before = len(game.events)
+    once = once_key(zone, card)  # before a cost moves the card
+    source = card.identity if zone is Zone.monster else ""
     if effect.cost.pay_lp:
         game.lose_lp(player, effect.cost.pay_lp)
         notes.append(f"支付{effect.cost.pay_lp}")
@@ -161,11 +184,14 @@ def activate(game: GameState, player: str, key: str) -> None:
         card.face_up = True
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    chosen_target = find(game, target) if target else None
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered))
+                events=frozenset(answered),
+                target_identity=chosen_target[2].identity if chosen_target is not None else "",
+                source_identity=source)
     game.chain.append(link)
     if effect.once_per_turn:
-        game.used_once.add((card.uid, index, game.turn))
+        game.used_once.add((once, index, game.turn))
     chosen = ""
     if target:
         found_target = find(game, target)
@@ -195,6 +221,13 @@ _STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, Effe
 """Card activations whose card stays on the field: once it has left, the activation does nothing."""
 
 
+def _needs_its_card_on_the_field(spec: CardSpec, effect: EffectSpec) -> bool:
+    """A continuous/field/equip card's activation, or the effect of a face-up spell or trap card
+    (「強制接収」's trigger): once the card has left the field it does nothing (000 ●エンドフェイズ【３】例
+    CHAIN2「サイクロン」效果处理，「強制接収」破坏 / CHAIN1「強制接収」效果不发)."""
+    return effect.kind in _STAYS_ON_FIELD or (effect.location is Location.field and spec.type is not CardType.monster)
+
+
 _REQUIRED_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap)
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
@@ -205,7 +238,8 @@ def _target_gone(game: GameState, link: Link) -> bool:
     if link.target is None:
         return False
     found = find(game, link.target)
-    return found is None or found[1] not in (Zone.monster, Zone.spell_trap)
+    return (found is None or found[1] not in (Zone.monster, Zone.spell_trap)
+            or (bool(link.target_identity) and found[2].identity != link.target_identity))
 
 
 def resolve_top_link(game: GameState) -> None:
@@ -220,7 +254,8 @@ def resolve_top_link(game: GameState) -> None:
     link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
         game.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
-    elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
+    elif (effect is not None and spec is not None and _needs_its_card_on_the_field(spec, effect)
+          and (found is None or found[1] is not Zone.spell_trap)):
         game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
     elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(game, link):
         game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
@@ -229,7 +264,9 @@ def resolve_top_link(game: GameState) -> None:
         game.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
         results = [run_operation(game, op, link, card) for op in effect.resolution]
-        done = "，".join(r for r in results if r) or "不发"
+        # a continuous card whose activation only starts its effect says what now applies
+        lasting = effect.label if effect.kind in _STAYS_ON_FIELD and not effect.resolution else ""
+        done = "，".join(r for r in results if r) or lasting or "不发"
         game.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if card is not None and spec is not None and effect is not None and found is not None:
         _after_resolution(game, found[1], card, effect, link)
@@ -275,11 +312,27 @@ def _end_expiry(game: GameState, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
     phase = phase_effects_here(game)
-    ending = [e for e in game.expiring if e.controller == player and e.phase == phase and e.uid == uid]
-    expiry = ending[int(number or 1) - 1]
+    ending = [e for e in game.expiring if e.controller == player and DURATION_PHASE[Duration(e.phase)] == phase
+              and e.uid == uid and expiry_still_applies(game, e)]
+    _undo_expiry(game, ending[int(number or 1) - 1])
+
+
+def expire(game: GameState, durations: tuple[Duration, ...]) -> None:
+    """The effects lasting ``durations`` end by themselves, in the order they began
+    (004 ●『直到战斗阶段结束时』…; ●记载了『直到回合游戏结束时』的效果…)."""
+    for expiry in [e for e in game.expiring if Duration(e.phase) in durations]:
+        found = find(game, expiry.uid)
+        if found is not None and found[1] is Zone.monster and expiry.applies(found[2].identity):
+            _undo_expiry(game, expiry)
+        else:  # its monster left the field: nothing carries it any more
+            game.expiring.remove(expiry)
+
+
+def _undo_expiry(game: GameState, expiry: Expiry) -> None:
     game.expiring.remove(expiry)
+    uid = expiry.uid
     found = find(game, uid)
-    if found is not None:
+    if found is not None and expiry.applies(found[2].identity):
         found[2].atk = max(0, found[2].atk - expiry.atk)
         game.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
     else:

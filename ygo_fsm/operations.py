@@ -28,7 +28,9 @@ def _player_for(game: GameState, link: Link, who: str) -> str:
     return other_player(link.controller)
 
 
-def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool) -> None:
+def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, together: bool = False) -> None:
+    """Send ``card`` to the graveyard (``destroyed``: by destruction); ``together``: at the same
+    time as what was recorded just before (several monsters destroyed by one effect)."""
     where = find(game, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
     if destroyed:
@@ -44,8 +46,9 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool) -> Non
         move(game, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            emit(game, Event.destroyed, where[0], card.uid)
-        emit(game, Event.monster_sent_to_graveyard, where[0], card.uid)
+            emit(game, Event.destroyed, where[0], card.uid, together=together)
+        # destroyed and sent to the graveyard is one thing happening (PR17 missing the timing)
+        emit(game, Event.monster_sent_to_graveyard, where[0], card.uid, together=together or destroyed)
 
 
 def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool) -> None:
@@ -78,8 +81,23 @@ def _amount(game: GameState, op: Operation, link: Link) -> int:
     return op.amount
 
 
+_ON_THIS_CARD = (Op.modify_atk, Op.return_to_hand, Op.banish)
+"""Operations that can act on "this card" (``what: self``)."""
+
+
+def _still_this_card(game: GameState, link: Link, card: CardInstance) -> bool:
+    """A monster activated on the field is still that monster: one that left the field (and perhaps
+    came back) is a new card (004 ●…也视为怪兽数量发生变化)."""
+    if not link.source_identity:
+        return True
+    where = find(game, card.uid)
+    return where is not None and where[1] is Zone.monster and card.identity == link.source_identity
+
+
 def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
     kind = op.op
+    if op.what == "self" and kind in _ON_THIS_CARD and not _still_this_card(game, link, card):
+        return ""
     if kind is Op.damage:
         amount = _amount(game, op, link)
         players = [game.turn_player, game.opponent] if op.to == "both" else [_player_for(game, link, op.to)]
@@ -148,12 +166,13 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         before = halved.atk
         halved.atk //= 2
         if op.until is not None:
-            game.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name))
+            game.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name,
+                                        identity=halved.identity))
         return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
     if kind is Op.discard:
         player = _player_for(game, link, op.to)
         before = game.players[player].hand
-        discard(game, player, min(op.amount or 1, before))
+        discard(game, player, min(op.amount or 1, before), by_effect=True)
         return f"{player}丢弃{before - game.players[player].hand}张手卡"
     if kind is Op.banish:
         victim = card.uid if op.what == "self" else link.target
@@ -183,7 +202,8 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         modified.atk = max(0, modified.atk + op.amount)
         if op.until is not None:
             change = modified.atk - before
-            game.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name))
+            game.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name,
+                                        identity=modified.identity))
         return f"「{modified.name}」的攻击力变成{modified.atk}"
     if kind is Op.win:
         game.end_duel(winner=link.controller, reason="effect")
@@ -211,8 +231,8 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     else:
         found = find(game, link.target) if link.target else None
         victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
-    for victim in victims:
-        to_graveyard(game, victim, destroyed=True)
+    for number, victim in enumerate(victims):
+        to_graveyard(game, victim, destroyed=True, together=number > 0)  # all at once
     if not victims:
         return ""
     if op.what == "all_monsters":
@@ -327,21 +347,22 @@ def draw_card(game: GameState, player: str) -> int:
     return 1
 
 
-def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...] = ()) -> None:
+def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...] = (), by_effect: bool = False) -> None:
     """Discard ``count`` cards: the named cards ``chosen`` (uids), then unnamed ones, then named
-    ones in hand order."""
+    ones in hand order. ``by_effect``: a card effect discards them (the hand size adjustment does
+    not: 004 手卡调整 ●…不视为「因效果从手卡丢弃」「因效果从手卡送去墓地」)."""
     state = game.players[player]
     for uid in chosen[:count]:
         found = find(game, uid)
         if found is not None and found[1] is Zone.hand:
             move(game, found[2], Zone.graveyard)
-            emit(game, Event.discarded, player, uid)
+            emit(game, Event.discarded, player, uid, by_effect=by_effect)
     for _ in range(count - len(chosen[:count])):
         if state.unnamed_hand > 0:
             state.hand -= 1
             state.graveyard += 1
-            emit(game, Event.discarded, player)
+            emit(game, Event.discarded, player, by_effect=by_effect)
         elif state.hand_cards:
             card = state.hand_cards[0]
             move(game, card, Zone.graveyard)
-            emit(game, Event.discarded, player, card.uid)
+            emit(game, Event.discarded, player, card.uid, by_effect=by_effect)
