@@ -2,7 +2,7 @@
 
 Validation happens in two layers:
 
-1. **schema** — each file is read with ``yaml.safe_load`` and parsed into a
+1. **schema** — each file is read with :func:`ygo_fsm.yamlio.load_yaml` (safe, bounded YAML) and parsed into a
    :class:`~ygo_fsm.spec.MachineSpec`; a pydantic error becomes one line per field;
 2. **domain** — checks across items and files: duplicate machine, state or transition ids,
    an initial/source/target state that does not exist, an unknown guard or callback name,
@@ -26,11 +26,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from .errors import DefinitionIssue, MachineDefinitionError
 from .spec import DONE_EVENT, Actor, MachineSpec
+from .yamlio import YamlInputError, load_yaml
 
 #: A citation names a seed file (three digits) and a clause marker, e.g.
 #: ``000 ●ドローフェイズ【２】`` or ``004 ●先攻第1回合…``.
@@ -78,14 +78,9 @@ def parse_machine_file(path: Path) -> tuple[MachineSpec | None, list[DefinitionI
     """Layer 1: read one file (safe YAML) and parse it into a spec."""
     file = str(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [DefinitionIssue(file, path.stem, "(file)", f"cannot read: {exc}")]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "(file)"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return None, [DefinitionIssue(file, path.stem, where, f"invalid YAML: {problem}")]
+        raw = load_yaml(path)
+    except YamlInputError as exc:
+        return None, [DefinitionIssue(file, path.stem, exc.where, exc.problem)]
     if not isinstance(raw, dict):
         return None, [DefinitionIssue(file, path.stem, "(file)", "expected a mapping with id, states and transitions")]
     name = str(raw.get("id", path.stem))

@@ -133,7 +133,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -152,6 +151,7 @@ from .errors import EngineError, IllegalActionError, ScenarioError
 from .game import Setup, Zone, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
+from .yamlio import YamlInputError, parse_yaml, read_text
 
 __all__ = [
     "PASS_LIMIT",
@@ -474,30 +474,12 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                             "give a transition id from machines/*.yaml (or machine.id)")
 
 
-class _SafeUniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.safe_load``'s loader, refusing a key given twice in one mapping (which
-    ``safe_load`` would silently resolve by keeping the last value)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str | int | float | bool) and key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None) -> Scenario:
     """Parse scenario YAML text; ``source`` names it in errors. Raises :class:`ScenarioError`."""
     try:
-        raw = yaml.load(text, Loader=_SafeUniqueKeyLoader)  # a SafeLoader: safe loading
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "(file)"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{source}: {where}: invalid YAML: {problem}") from exc
+        raw = parse_yaml(text, source=source)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
     if not isinstance(raw, dict):
         raise ScenarioError(f"{source}: (file): expected a mapping with name, rule, setup and steps")
     try:
@@ -513,10 +495,9 @@ def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None) -> Scen
     """Read and validate a scenario file. Raises :class:`ScenarioError` (one line)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ScenarioError(f"{path}: (file): cannot read: {reason}") from exc
+        text = read_text(path)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
     return parse_scenario(text, source=str(path), rulebook=rulebook)
 
 

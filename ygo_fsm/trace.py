@@ -22,6 +22,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .errors import TraceFormatError
 from .spec import Lang, MachineSpec
+from .yamlio import YamlInputError, read_text
+
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+"""The largest trace file read (64 MiB)."""
 
 
 class ChainLink(BaseModel):
@@ -85,10 +89,11 @@ def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
 
 
 def read_jsonl(path: Path) -> list[TraceRecord]:
+    """Read a JSON Lines trace (UTF-8, at most :data:`MAX_TRACE_BYTES`)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceFormatError(f"{path}: cannot read: {exc}") from exc
+        text = read_text(path, limit=MAX_TRACE_BYTES)
+    except YamlInputError as exc:
+        raise TraceFormatError(str(exc)) from exc
     return loads(text, source=str(path))
 
 
