@@ -22,7 +22,7 @@ Refused
 >>> parse_yaml("effects_on_turn: {2: [skip_turn], '2': [skip_turn]}", source="x.yaml")
 Traceback (most recent call last):
 ...
-ygo_fsm.yamlio.YamlInputError: x.yaml: line 1, column 33: invalid YAML: duplicate key '2' (also at line 1, column 19)
+ygo_fsm.yamlio.YamlInputError: x.yaml: line 1, column 35: invalid YAML: duplicate key '2' (also at line 1, column 19)
 """
 
 from __future__ import annotations
