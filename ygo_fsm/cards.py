@@ -342,7 +342,8 @@ def library_path() -> Path:
 
 
 def load_library(path: Path | None = None) -> dict[str, CardSpec]:
-    """Read a card library file (:func:`ygo_fsm.yamlio.load_yaml`: safe, bounded YAML). Errors are one line naming the file and the card."""
+    """Read a card library file (:func:`ygo_fsm.yamlio.load_yaml`: safe, bounded YAML). Errors are
+    one line naming the file and the card."""
     path = library_path() if path is None else path
     try:
         raw = load_yaml(path)

@@ -27,6 +27,7 @@ ygo_fsm.yamlio.YamlInputError: x.yaml: line 1, column 35: invalid YAML: duplicat
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -110,16 +111,17 @@ class _BoundedLoader(yaml.SafeLoader):
         self._aliases = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        mark: Any = event.start_mark
         if isinstance(event, AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
-                raise ComposerError(None, None, f"more than {MAX_ALIASES} aliases", event.start_mark)
+                raise ComposerError(None, None, f"more than {MAX_ALIASES} aliases", mark)
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
-            node: Node = super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+                raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", mark)
+            node: Node = super().compose_node(parent, index)  # type: ignore[assignment]
             return node
         finally:
             self._depth -= 1
@@ -134,7 +136,7 @@ class _BoundedLoader(yaml.SafeLoader):
                 kind = "list" if isinstance(key_node, SequenceNode) else "mapping"
                 raise ConstructorError(None, None, f"a key must be a plain value (text or a number), not a {kind}",
                                        key_node.start_mark)
-            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=deep)
             earlier = spelled.get(key_node.value)
             if earlier is None:
                 try:
@@ -145,20 +147,18 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise ConstructorError(None, None, f"duplicate key {key_node.value!r} (also at {_at(earlier)})",
                                        key_node.start_mark)
             spelled[key_node.value] = key_node.start_mark
-            try:
+            with contextlib.suppress(TypeError):  # an unhashable value (a !!set key) is checked by its text
                 seen[key] = key_node.start_mark
-            except TypeError:
-                pass
         mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
         return mapping
 
     def construct_yaml_int(self, node: ScalarNode) -> int:
-        text = str(self.construct_scalar(node))  # type: ignore[no-untyped-call]
+        text = str(self.construct_scalar(node))
         digits = sum(char.isalnum() for char in text)
         if digits > MAX_INT_DIGITS:
             raise ConstructorError(None, None, f"an integer of {digits} digits (at most {MAX_INT_DIGITS} are "
                                                "accepted)", node.start_mark)
-        value: int = super().construct_yaml_int(node)  # type: ignore[no-untyped-call]
+        value: int = super().construct_yaml_int(node)
         return value
 
 
@@ -218,7 +218,8 @@ def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     Raises :class:`YamlInputError` (one line).
     """
     if len(text.encode("utf-8", errors="surrogatepass")) > MAX_FILE_BYTES:
-        raise YamlInputError(source, "(file)", f"cannot read: larger than {MAX_FILE_BYTES} bytes (the limit for a file)")
+        raise YamlInputError(source, "(file)", f"cannot read: larger than {MAX_FILE_BYTES} bytes "
+                                               "(the limit for a file)")
     try:
         loader = _BoundedLoader(text)
     except yaml.YAMLError as exc:
