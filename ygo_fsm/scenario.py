@@ -106,6 +106,17 @@ declared in the machines (an action with an option is compared with its full tex
 ``tests/scenarios/x.yaml: steps[3].expect.lp.C (key): Input should be 'A' or 'B'``.
 Steps are numbered from 0.
 
+Limits
+======
+No real scenario comes near them; they keep any file from making the reader or the engine
+loop or allocate without bound. The file: at most 1 MiB of UTF-8 YAML, nested at most 50
+deep, integers of at most 18 digits, no duplicate or non-scalar keys, few aliases
+(:mod:`ygo_fsm.yamlio`). The scenario: at most :data:`MAX_STEPS` (2000) steps and
+:data:`MAX_STEP_ACTIONS` (200) actions per ``do``. The setup (:mod:`ygo_fsm.game`): LP at most
+1,000,000; hand, deck and graveyard at most 100 cards each; at most 12 library cards per
+player; turn numbers (``turn``, ``set_turn``, ``effects_on_turn``) at most 1000; ATK/DEF at
+most 1,000,000; at most 20 turn effects per turn.
+
 Outcomes and exit codes
 =======================
 :func:`run_scenario` stops at the first step that does not hold and returns a
@@ -154,6 +165,8 @@ from .trace import TraceRecord, narrate
 from .yamlio import YamlInputError, parse_yaml, read_text
 
 __all__ = [
+    "MAX_STEPS",
+    "MAX_STEP_ACTIONS",
     "PASS_LIMIT",
     "DoStep",
     "ExpectStep",
@@ -173,6 +186,11 @@ __all__ = [
 
 PASS_LIMIT = 500
 """How many passes ``pass_until`` takes at most before it gives up."""
+
+MAX_STEPS = 2000
+"""The most steps a scenario may have (the longest shipped one has 41)."""
+MAX_STEP_ACTIONS = 200
+"""The most actions one ``do`` step may list."""
 
 TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
@@ -196,11 +214,12 @@ def _one_or_many(value: object) -> object:
 ActionList = Annotated[
     list[ActionName],
     BeforeValidator(_one_or_many),
-    Field(min_length=1),
+    Field(min_length=1, max_length=MAX_STEP_ACTIONS),
     WithJsonSchema({
         "anyOf": [
             {"type": "string", "pattern": _NAME},
-            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1},
+            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1,
+             "maxItems": MAX_STEP_ACTIONS},
         ],
         "description": "An action (name, optionally followed by the chosen option, e.g. "
                        "'activate last_battle>jougen'), or a list of actions taken in order.",
@@ -352,7 +371,7 @@ class Scenario(_Model):
     """The seed clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``."""
     description: str = ""
     setup: Setup = Field(default_factory=Setup)
-    steps: list[Step] = Field(min_length=1)
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
 
     _file: str = PrivateAttr(default="<scenario>")
 
