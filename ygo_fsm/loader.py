@@ -355,11 +355,11 @@ def load_machines(
             specs.append(spec)
     if not issues:
         issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases))
-    found_ids = {spec.id for spec in specs}
-    for machine_id in required:
-        if files and machine_id not in found_ids:
-            issues.append(DefinitionIssue(str(directory), machine_id, "(directory)",
-                                          f"no machine {machine_id!r} (a duel starts in it): add {machine_id}.yaml"))
+        found_ids = {spec.id for spec in specs}
+        for machine_id in required:
+            if files and machine_id not in found_ids:
+                issues.append(DefinitionIssue(str(directory), machine_id, "(directory)",
+                                              f"no machine {machine_id!r} (a duel starts in it): add {machine_id}.yaml"))
     if not issues:
         issues.extend(engine_cycle_issues(specs))
     if issues:
