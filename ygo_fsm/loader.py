@@ -358,8 +358,8 @@ def load_machines(
         found_ids = {spec.id for spec in specs}
         for machine_id in required:
             if files and machine_id not in found_ids:
-                issues.append(DefinitionIssue(str(directory), machine_id, "(directory)",
-                                              f"no machine {machine_id!r} (a duel starts in it): add {machine_id}.yaml"))
+                message = f"no machine {machine_id!r} (a duel starts in it): add {machine_id}.yaml"
+                issues.append(DefinitionIssue(str(directory), machine_id, "(directory)", message))
     if not issues:
         issues.extend(engine_cycle_issues(specs))
     if issues:
