@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import random
 import signal
 import sys
@@ -210,8 +211,9 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
 
     * ``random`` — any profile, turn, starting phase, counts, and cards in every zone;
     * ``battle`` — the Battle Phase with attackers, and the cards that change a field during an
-      attack (「リビングデッドの呼び声」, 「聖なるバリア－ミラーフォース－」, 「破壊輪」, 「ディメンション・マジック」 …),
-      so attacks are replayed, cancelled, stopped (000 ※战斗回卷; 004 ●卷回);
+      attack (「リビングデッドの呼び声」, 「聖なるバリア－ミラーフォース－」, 「破壊輪」,
+      「ディメンション・マジック」 …), so attacks are replayed, cancelled, stopped (000 ※战斗回卷;
+      004 ●卷回);
     * ``phase_effects`` — face-up cards whose effects happen in the Standby or End Phase, for
       either player (000 ●スタンバイフェイズ【２】);
     * ``summon`` — monsters to summon (with tributes, by their own procedure) against 「神の宣告」;
@@ -225,7 +227,7 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
     turn = (1 if scene == "first_turn" else rng.choice((1, 1, 2, 3, 4, 5)) if scene in ("random", "turn_effects")
             else rng.randint(2, 5))
     phase = {"battle": rng.choice(("main_phase_1", "battle_phase", "battle_phase")),
-             "phase_effects": rng.choice(("turn_start", "draw_phase", "main_phase_2", "end_phase")),
+             "phase_effects": rng.choice(("turn_start", "draw_phase", "main_phase_2", "end_phase", "end_phase")),
              "summon": "main_phase_1",
              "turn_effects": rng.choice(("turn_start", "turn_start", "draw_phase", "main_phase_1", "battle_phase")),
              "first_turn": rng.choice(("turn_start", "draw_phase", "battle_phase")),
@@ -240,8 +242,7 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
         acting = player == turn_player
         cards: list[dict[str, Any]] = []
 
-        def put(card: str, zone: str, **extra: Any) -> None:
-            cards.append({"card": card, "zone": zone, **extra})
+        put = functools.partial(_place, cards)
 
         if scene == "battle":
             for _ in range(rng.randint(1, 2) if acting else rng.randint(0, 2)):
@@ -256,8 +257,8 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
         elif scene == "phase_effects":
             for _ in range(rng.randint(1, 2)):
                 put(rng.choice(_PHASE_FIELD), "spell_trap", face_up=True)
-            put(rng.choice(("killer_snake", "lava_golem", "dol_dora", "sacred_phoenix_of_nephthys")),
-                rng.choice(("graveyard", "monster")), **({"destroyed_this_turn": True} if rng.random() < 0.5 else {}))
+            put(rng.choice(("killer_snake", "lava_golem")), rng.choice(("graveyard", "monster")))
+            put("dol_dora", "graveyard", destroyed_this_turn=rng.random() < 0.8)  # its End Phase trigger (000 结果Ａ)
         elif scene == "first_turn":
             if acting:
                 put(rng.choice(_ATTACKERS), "monster")
@@ -307,6 +308,10 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
     later = {turn + 1: [rng.choice(_ALL_EFFECTS)]} if rng.random() < 0.05 else {}
     return {"profile": profile, "turn": turn, "turn_player": turn_player, "phase": phase, "players": players,
             "effects": effects, "effects_on_turn": later}
+
+
+def _place(cards: list[dict[str, Any]], card: str, zone: str, **extra: Any) -> None:
+    cards.append({"card": card, "zone": zone, **extra})
 
 
 @dataclass
