@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .english import english_detail
 from .errors import TraceFormatError
 from .spec import Lang, MachineSpec
 from .yamlio import YamlInputError, read_text
@@ -114,7 +115,9 @@ def narrate(
 
     Each line gives the turn, the phase (from the state path), who acted, what happened
     (the transition's label) and, with ``rules``, the clause cited. A turn header starts
-    each turn.
+    each turn. In English (``lang="en"``) what happened in game terms (the records' ``detail``)
+    is told in English too (:func:`ygo_fsm.english.english_detail`); the clauses cited stay
+    as the seeds write them.
     """
     lang = Lang(lang)
     lines: list[str] = []
@@ -143,7 +146,7 @@ def narrate(
         if rules:
             line += f"  〔{record.rule}〕" if lang is Lang.zh else f"  [{record.rule}]"
         lines.append(line)
-        lines.extend(f"        {text}" for text in record.detail)
+        lines.extend(f"        {english_detail(text) if lang is Lang.en else text}" for text in record.detail)
     return "\n".join(lines) + ("\n" if lines else "")
 
 
