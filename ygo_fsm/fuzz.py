@@ -49,6 +49,7 @@ import functools
 import random
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -329,6 +330,8 @@ class FuzzReport:
     declared: set[tuple[str, str]] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    longest_settle: int = 0
+    """The most engine transitions taken in a row (between two player actions, or creating a duel)."""
 
     @property
     def missing(self) -> list[str]:
@@ -351,7 +354,7 @@ class _Hang(Exception):
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
     """Raise :class:`_Hang` in the block after ``seconds`` (where SIGALRM exists)."""
-    if not hasattr(signal, "setitimer"):
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return
 
@@ -474,6 +477,7 @@ def run_fuzz(actions: int = DEFAULT_ACTIONS, seed: int = DEFAULT_SEED, *, rulebo
                 broken = True
                 break
         report.covered.update((record.machine, record.transition) for record in duel.trace)
+        report.longest_settle = max(report.longest_settle, _longest_engine_run(duel))
         if not broken and not _replays(setup, duel, rulebook, library):
             report.corruptions += 1
             problem("corruption", report.duels, duel.history, "replaying the history reached another duel")
@@ -506,6 +510,14 @@ def _pick(rng: random.Random, scene: str, duel: Duel, legal: Sequence[Action], *
             return passing[0]
         return rng.choice(legal)
     return rng.choice(doing if doing and rng.random() < 0.7 else legal)
+
+
+def _longest_engine_run(duel: Duel) -> int:
+    longest = run = 0
+    for record in duel.trace:
+        run = run + 1 if record.actor == "engine" else 0
+        longest = max(longest, run)
+    return longest
 
 
 def _is_legal(attempt: str | Action, legal: Sequence[Action]) -> bool:
@@ -542,7 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if report.missing:
         print(f"not reached: {', '.join(report.missing)}", file=sys.stderr)
     print(report.summary())
-    print(f"({report.duels} duels, {report.setups_refused} setups refused, {report.seconds:.1f} s)", file=sys.stderr)
+    print(f"({report.duels} duels, {report.setups_refused} setups refused, longest settle "
+          f"{report.longest_settle} engine transitions, {report.seconds:.1f} s)", file=sys.stderr)
     return 0 if report.ok and (args.no_coverage or not report.missing) else 1
 
 
