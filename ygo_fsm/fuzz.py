@@ -54,13 +54,16 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+from pydantic import BaseModel
 
 from .cards import CardSpec, CardType, default_library
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import IllegalActionError
-from .game import MAX_NAMED_CARDS, MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, CardInstance, Setup, TurnEffect
+from .game import MAX_NAMED_CARDS, MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Setup, TurnEffect
 
 __all__ = ["FuzzReport", "invariant_problems", "main", "random_setup", "run_fuzz", "snapshot"]
 
@@ -93,7 +96,7 @@ def snapshot(duel: Duel) -> tuple[Any, ...]:
     players = []
     for player in PLAYERS:
         state = duel.players[player]
-        zones = tuple((zone.value, tuple(_card(card) for card in cards))
+        zones = tuple((zone.value, tuple(_plain(card) for card in cards))
                       for zone, cards in _zones(state))
         players.append((player, state.lp, state.hand, state.deck, state.graveyard, state.unnamed_hand,
                         state.hand_limit, zones))
@@ -112,15 +115,13 @@ def _zones(state: Any) -> list[tuple[Any, list[Any]]]:
     return sorted(grouped.items(), key=lambda item: item[0].value)
 
 
-def _card(card: Any) -> tuple[Any, ...]:
-    return tuple((slot, getattr(card, slot).id if slot == "card" and card.card is not None else getattr(card, slot))
-                 for slot in type(card).__slots__)
-
-
 def _plain(value: Any) -> Any:
-    """``value`` as nested tuples that compare by content (sets sorted, cards by their state)."""
-    if isinstance(value, CardInstance):
-        return _card(value)
+    """``value`` as nested tuples that compare by content: a card by every slot of its per-card
+    state (its library card by id), data classes field by field, sets sorted."""
+    if isinstance(value, BaseModel):  # a library card: the same card throughout a duel
+        return getattr(value, "id", repr(value))
+    if hasattr(type(value), "__slots__") and not isinstance(value, tuple | Enum):
+        return tuple((slot, _plain(getattr(value, slot))) for slot in type(value).__slots__)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return tuple((f.name, _plain(getattr(value, f.name))) for f in dataclasses.fields(value))
     if isinstance(value, set | frozenset):
