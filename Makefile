@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams golden check bench graphviz clean
+.PHONY: demo test diagrams golden check bench fuzz graphviz clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ check: $(STAMP)
 
 bench: $(STAMP) graphviz
 	$(PY) -m ygo_fsm.bench
+
+# The action fuzzer: 100,000 seeded actions; fails on a corruption, a crash, a hang or a
+# declared transition never taken (make test runs a 20,000-action slice of it).
+fuzz: $(STAMP)
+	$(PY) -m ygo_fsm.fuzz --actions 100000 --seed 12
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

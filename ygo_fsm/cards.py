@@ -23,10 +23,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import ScenarioError
+from .yamlio import YamlInputError, load_yaml
 
 
 class EffectKind(str, Enum):
@@ -379,12 +379,13 @@ def library_path() -> Path:
 
 
 def load_library(path: Path | None = None) -> dict[str, CardSpec]:
-    """Read a card library file (safe YAML). Errors are one line naming the file and the card."""
+    """Read a card library file (:func:`ygo_fsm.yamlio.load_yaml`: safe, bounded YAML). Errors are
+    one line naming the file and the card."""
     path = library_path() if path is None else path
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ScenarioError(f"{path}: cannot read card library: {str(exc).splitlines()[0]}") from exc
+        raw = load_yaml(path)
+    except YamlInputError as exc:
+        raise ScenarioError(f"{path}: {exc.where}: card library: {exc.problem}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("cards"), list):
         raise ScenarioError(f"{path}: expected a mapping with a 'cards' list")
     cards: dict[str, CardSpec] = {}

@@ -17,15 +17,22 @@ Commands
     (default ``diagrams``). SVG needs Graphviz's ``dot``.
 ``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files); see
-    :mod:`ygo_fsm.scenario` for the format.
+    :mod:`ygo_fsm.scenario` for the format. With several scenarios, ``--trace`` names a
+    directory and each trace is written to ``OUT/<scenario>.jsonl``.
 ``schema scenario|trace|machine|state``
     Print a JSON Schema.
-``narrate TRACE.jsonl [--lang zh|en]``
-    Print the narration of a JSON Lines trace.
+``narrate TRACE.jsonl [--lang zh|en] [--story]``
+    Print the narration of a JSON Lines trace (``--story``: told as the seeds tell their
+    examples). A trace with no records is an error.
 
 Exit codes: 0 ok; 1 an expectation in a scenario failed; 2 invalid input (bad YAML, schema
 error, unknown state, an illegal action the scenario did not expect, …), reported as one
-line on stderr that names the file and the item — never a traceback.
+line on stderr that names the file and the item — never a traceback; 3 an internal error
+(a bug in ygo-fsm), also one line (``--debug``, before or after the command, prints the
+traceback).
+
+``list``, ``explain``, ``run`` and ``narrate`` take ``--machines DIR`` too (default: the
+shipped declarations), like ``check`` and ``render``.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import json
 import os
 import shutil
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -46,11 +54,15 @@ from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .snapshot import duel_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
-from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
+from .trace import TraceRecord, dumps, narrate, read_jsonl, story
 
 PROG = "ygo-fsm"
 BROKEN_PIPE = 141
 """Exit code when stdout is closed early (as a shell reports a process killed by SIGPIPE)."""
+INTERNAL_ERROR = 3
+"""Exit code of an unexpected error inside ygo-fsm (a bug): one line on stderr, ``--debug`` for the traceback."""
+INTERRUPTED = 130
+"""Exit code when interrupted (Ctrl-C), as a shell reports SIGINT."""
 _GENERATED_SUFFIXES = (".dot", ".mmd", ".svg")
 
 
@@ -72,6 +84,12 @@ def _out(text: str = "") -> None:
 
 def _err(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+def _rulebook(args: argparse.Namespace) -> Rulebook:
+    """The machines of ``--machines DIR`` when given, else the shipped ones."""
+    directory: Path | None = getattr(args, "machines", None)
+    return Rulebook.load(directory) if directory is not None else default_rulebook()
 
 
 # --- check ------------------------------------------------------------------------------
@@ -111,7 +129,7 @@ def _state_marks(state: StateSpec, initial: bool) -> str:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     lang = Lang(args.lang)
-    for number, spec in enumerate(default_rulebook().specs.values()):
+    for number, spec in enumerate(_rulebook(args).specs.values()):
         if number:
             _out()
         _out(f"{spec.id} — {spec.label.text(lang)}  [{spec.rule}]")
@@ -284,7 +302,7 @@ def _player_lines(
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    rulebook = default_rulebook()
+    rulebook = _rulebook(args)
     langs = _langs(args.lang)
     path, machine, state = _resolve(rulebook, args.state)
     spec = rulebook.specs[machine]
@@ -390,12 +408,39 @@ def _one_line(text: str) -> str:
     return text.splitlines()[0] if text else text
 
 
+def _trace_targets(files: Sequence[Path], trace: Path | None) -> dict[Path, Path]:
+    """Where ``run --trace`` writes each scenario's trace: the file given for one scenario; for
+    several, one ``<scenario>.jsonl`` each in the directory given."""
+    if trace is None:
+        return {}
+    if len(files) == 1 and not trace.is_dir():
+        return {files[0]: trace}
+    if trace.suffix == ".jsonl" or (trace.exists() and not trace.is_dir()):
+        raise UsageError(f"run: --trace {trace}: {len(files)} scenarios need a directory (one <scenario>.jsonl "
+                         "each), not a file")
+    stems = [path.stem for path in files]
+    repeated = sorted({stem for stem in stems if stems.count(stem) > 1})
+    if repeated:
+        raise UsageError(f"run: --trace {trace}: several scenarios are named {repeated[0]!r}; their traces "
+                         "would overwrite each other")
+    return {path: trace / f"{path.stem}.jsonl" for path in files}
+
+
+def _write(target: Path, text: str, option: str) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"run: {option} {target}: {exc.strerror or exc}") from exc
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    rulebook = default_rulebook()
+    rulebook = _rulebook(args)
     results: list[ScenarioResult] = []
     invalid = 0
-    last: ScenarioResult | None = None
-    for path in _scenario_files(args.files):
+    files = _scenario_files(args.files)
+    traces = _trace_targets(files, args.trace)
+    for path in files:
         try:
             scenario = load_scenario(path, rulebook=rulebook)
         except ScenarioError as exc:
@@ -404,7 +449,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
             continue
         result = run_scenario(scenario, rulebook=rulebook, lang=args.lang)
         results.append(result)
-        last = result
         title = f"{path} — {scenario.name}"
         if result.outcome is Outcome.passed:
             if not args.quiet:
@@ -420,13 +464,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             _out(story(result.trace, rulebook.specs).rstrip("\n"))
             _out()
         if args.golden is not None:
-            args.golden.mkdir(parents=True, exist_ok=True)
-            (args.golden / f"{path.stem}.txt").write_text(story(result.trace, rulebook.specs), encoding="utf-8")
-    if args.trace is not None and last is not None:
-        try:
-            write_jsonl(last.trace, args.trace)
-        except OSError as exc:
-            raise UsageError(f"run: --trace {args.trace}: {exc.strerror or exc}") from exc
+            _write(args.golden / f"{path.stem}.txt", story(result.trace, rulebook.specs), "--golden")
+        if path in traces:
+            _write(traces[path], dumps(result.trace), "--trace")
     errors = invalid + sum(result.outcome is Outcome.error for result in results)
     failed = sum(result.outcome is Outcome.failed for result in results)
     if not args.quiet and invalid + len(results) > 1:
@@ -455,9 +495,11 @@ def _cmd_narrate(args: argparse.Namespace) -> int:
         records = read_jsonl(path)
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not a UTF-8 text file ({exc.reason})") from exc
-    text = narrate(records, default_rulebook().specs, lang=args.lang)
-    if text:
-        _out(text.rstrip("\n"))
+    if not records:
+        raise UsageError(f"{path}: (file): no trace records (an empty trace)")
+    specs = _rulebook(args).specs
+    text = story(records, specs) if args.story else narrate(records, specs, lang=args.lang)
+    _out(text.rstrip("\n"))
     return 0
 
 
@@ -468,7 +510,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="The Yu-Gi-Oh! OCG turn structure as declared finite-state machines.",
-        epilog="Exit codes: 0 ok, 1 a scenario expectation failed, 2 invalid input.",
+        epilog="Exit codes: 0 ok, 1 a scenario expectation failed, 2 invalid input, 3 internal error.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -503,7 +545,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--golden", type=Path, metavar="DIR",
                      help="write each scenario's story to DIR/<scenario>.txt (the golden traces)")
     run.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the narration")
-    run.add_argument("--trace", type=Path, metavar="OUT.jsonl", help="write the last scenario's trace (JSON Lines)")
+    run.add_argument("--trace", type=Path, metavar="OUT.jsonl",
+                     help="write the trace (JSON Lines); for several scenarios OUT is a directory and each "
+                          "trace goes to OUT/<scenario>.jsonl")
     run.add_argument("--quiet", action="store_true", help="print only failures and errors")
     run.set_defaults(handler=_cmd_run)
 
@@ -514,7 +558,14 @@ def _parser() -> argparse.ArgumentParser:
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")
     narrate_cmd.add_argument("trace", type=Path, metavar="TRACE.jsonl")
     narrate_cmd.add_argument("--lang", choices=("zh", "en"), default="zh")
+    narrate_cmd.add_argument("--story", action="store_true", help="tell the trace as the seeds tell their examples")
     narrate_cmd.set_defaults(handler=_cmd_narrate)
+    for name in ("list", "explain", "run", "narrate"):
+        commands.choices[name].add_argument("--machines", type=Path, metavar="DIR",
+                                            help="declarations directory (default: shipped)")
+    for command in (parser, *commands.choices.values()):
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="on an unexpected error, print the traceback")
     return parser
 
 
@@ -548,5 +599,23 @@ def main(argv: list[str] | None = None) -> int:
             _err(str(issue))
         return 2
     except (UsageError, YgoFsmError) as exc:
+        _debug(args)
         _err(_one_line(str(exc)))
         return 2
+    except OSError as exc:  # a file or directory named on the command line
+        _debug(args)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _err(f"{PROG}: {where}{exc.strerror or exc}")
+        return 2
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except Exception as exc:  # the last resort: one line, never a traceback unless asked
+        _debug(args)
+        hint = "" if getattr(args, "debug", False) else " (run with --debug for the traceback)"
+        _err(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(str(exc)) or '(no message)'}{hint}")
+        return INTERNAL_ERROR
+
+
+def _debug(args: argparse.Namespace) -> None:
+    if getattr(args, "debug", False):
+        traceback.print_exc()

@@ -2,7 +2,7 @@
 
 Validation happens in two layers:
 
-1. **schema** — each file is read with ``yaml.safe_load`` and parsed into a
+1. **schema** — each file is read with :func:`ygo_fsm.yamlio.load_yaml` (safe, bounded YAML) and parsed into a
    :class:`~ygo_fsm.spec.MachineSpec`; a pydantic error becomes one line per field;
 2. **domain** — checks across items and files: duplicate machine, state or transition ids,
    an initial/source/target state that does not exist, an unknown guard or callback name,
@@ -10,8 +10,10 @@ Validation happens in two layers:
    state that runs no machine, an engine transition other than ``done`` from a state that
    runs one, a player action from a state where that player does not act, a state that
    cannot be reached from the initial state, a state that is neither final nor terminal
-   and has no way out, a machine run as a sub-machine that has no final state, and a
-   missing or malformed rule citation.
+   and has no way out, a machine run as a sub-machine that has no final state, a
+   missing or malformed rule citation, a required machine (``turn``) that is missing, and
+   a cycle of engine transitions that change nothing (:func:`engine_cycle_issues`), on
+   which settling would never end.
 
 Every problem is a :class:`~ygo_fsm.errors.DefinitionIssue` naming the file, the machine
 and the item; :func:`load_machines` raises :class:`~ygo_fsm.errors.MachineDefinitionError`
@@ -21,16 +23,16 @@ carrying all of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from .errors import DefinitionIssue, MachineDefinitionError
-from .spec import DONE_EVENT, Actor, MachineSpec
+from .spec import DONE_EVENT, Actor, MachineSpec, TransitionSpec
+from .yamlio import YamlInputError, load_yaml
 
 #: A citation names a seed file (three digits) and a clause marker, e.g.
 #: ``000 ●ドローフェイズ【２】`` or ``004 ●先攻第1回合…``.
@@ -81,14 +83,9 @@ def parse_machine_file(path: Path) -> tuple[MachineSpec | None, list[DefinitionI
     """Layer 1: read one file (safe YAML) and parse it into a spec."""
     file = str(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [DefinitionIssue(file, path.stem, "(file)", f"cannot read: {exc}")]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "(file)"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return None, [DefinitionIssue(file, path.stem, where, f"invalid YAML: {problem}")]
+        raw = load_yaml(path)
+    except YamlInputError as exc:
+        return None, [DefinitionIssue(file, path.stem, exc.where, exc.problem)]
     if not isinstance(raw, dict):
         return None, [DefinitionIssue(file, path.stem, "(file)", "expected a mapping with id, states and transitions")]
     name = str(raw.get("id", path.stem))
@@ -246,6 +243,97 @@ def check_machines(
     return issues
 
 
+def _quiet_edges(spec: MachineSpec, quiet_finishers: Collection[str]) -> list[TransitionSpec]:
+    """The transitions the engine may take in ``spec`` without changing any game data: engine
+    transitions with no callback, and ``done`` with no callback out of a state whose machine can
+    finish that way too."""
+    edges = []
+    for transition in spec.transitions:
+        if transition.is_player_action or transition.callbacks:
+            continue
+        if transition.event == DONE_EVENT:
+            source = next((s for s in spec.states if s.id == transition.source), None)
+            if source is None or source.machine not in quiet_finishers:
+                continue
+        edges.append(transition)
+    return edges
+
+
+def _quiet_finishers(by_id: Mapping[str, MachineSpec]) -> set[str]:
+    """Machines that can go from their initial state to a final one by quiet engine steps alone."""
+    finishers: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for spec in by_id.values():
+            if spec.id in finishers:
+                continue
+            edges = _quiet_edges(spec, finishers)
+            seen, todo = {spec.initial}, [spec.initial]
+            while todo:
+                state = todo.pop()
+                for edge in edges:
+                    if edge.source == state and edge.dest not in seen:
+                        seen.add(edge.dest)
+                        todo.append(edge.dest)
+            if any(state.final and state.id in seen for state in spec.states):
+                finishers.add(spec.id)
+                changed = True
+    return finishers
+
+
+def _simple_cycles(edges: Sequence[TransitionSpec], limit: int = 20) -> list[list[TransitionSpec]]:
+    """Up to ``limit`` elementary cycles of the graph ``edges`` (each once, from its least state)."""
+    cycles: list[list[TransitionSpec]] = []
+    states = sorted({e.source for e in edges} | {e.dest for e in edges})
+    for start in states:
+        stack: list[tuple[str, list[TransitionSpec]]] = [(start, [])]
+        while stack and len(cycles) < limit:
+            state, path = stack.pop()
+            for edge in edges:
+                if edge.source != state:
+                    continue
+                if edge.dest == start:
+                    cycles.append([*path, edge])
+                elif edge.dest > start and all(step.source != edge.dest for step in path):
+                    stack.append((edge.dest, [*path, edge]))
+    return cycles
+
+
+def _contradictory(cycle: Sequence[TransitionSpec]) -> bool:
+    """A guard that must hold for one step and not hold for another: with nothing changing, the
+    cycle cannot be gone round."""
+    required = {name for step in cycle for name in step.guards}
+    return any(name in required for step in cycle for name in step.unless)
+
+
+def engine_cycle_issues(specs: Iterable[MachineSpec]) -> list[DefinitionIssue]:
+    """Cycles made only of engine transitions that change nothing (no callback on any of them):
+    once the engine is on one with its guards holding, the guards hold again the next time round
+    and settling never ends. A cycle whose guards contradict each other cannot be gone round and
+    is not reported; cycles whose callbacks change the game (a chain link resolving, the next
+    turn beginning) are bounded at run time (``EngineError`` beyond the settle limit)."""
+    by_id = {spec.id: spec for spec in specs}
+    finishers = _quiet_finishers(by_id)
+    issues: list[DefinitionIssue] = []
+    for spec in by_id.values():
+        for cycle in _simple_cycles(_quiet_edges(spec, finishers)):
+            if _contradictory(cycle):
+                continue
+            path = " → ".join([cycle[0].source, *(step.dest for step in cycle)])
+            steps = ", ".join(f"{step.id}{_conditions(step)}" for step in cycle)
+            issues.append(DefinitionIssue(
+                spec.source_file, spec.id, f"transition {cycle[0].id}",
+                f"engine-only cycle {path} ({steps}): no transition on it changes the game (no callback), so once "
+                "these guards hold the engine goes round forever"))
+    return issues
+
+
+def _conditions(step: TransitionSpec) -> str:
+    terms = [*step.guards, *(f"not {name}" for name in step.unless)]
+    return f" [{' and '.join(terms)}]" if terms else " [no guard]"
+
+
 def load_machines(
     directory: Path | None = None,
     *,
@@ -254,8 +342,10 @@ def load_machines(
     choosers: Collection[str] = (),
     phases: Collection[str] = (),
     profiles: Collection[str] = (),
+    required: Collection[str] = (),
 ) -> dict[str, MachineSpec]:
-    """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`).
+    """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`);
+    the machine ids in ``required`` must be among them (a duel needs ``turn``).
 
     Returns the specs by id, in file-name order. Raises
     :class:`~ygo_fsm.errors.MachineDefinitionError` listing every problem found.
@@ -274,6 +364,13 @@ def load_machines(
     if not issues:
         issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases,
                                      profiles=profiles))
+        found_ids = {spec.id for spec in specs}
+        for machine_id in required:
+            if files and machine_id not in found_ids:
+                message = f"no machine {machine_id!r} (a duel starts in it): add {machine_id}.yaml"
+                issues.append(DefinitionIssue(str(directory), machine_id, "(directory)", message))
+    if not issues:
+        issues.extend(engine_cycle_issues(specs))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}

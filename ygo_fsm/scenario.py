@@ -110,6 +110,17 @@ declared in the machines, every transition
 ``tests/scenarios/x.yaml: steps[3].expect.lp.C (key): Input should be 'A' or 'B'``.
 Steps are numbered from 0.
 
+Limits
+======
+No real scenario comes near them; they keep any file from making the reader or the engine
+loop or allocate without bound. The file: at most 1 MiB of UTF-8 YAML, nested at most 50
+deep, integers of at most 18 digits, no duplicate or non-scalar keys, few aliases
+(:mod:`ygo_fsm.yamlio`). The scenario: at most :data:`MAX_STEPS` (2000) steps and
+:data:`MAX_STEP_ACTIONS` (200) actions per ``do``. The setup (:mod:`ygo_fsm.game`): LP at most
+1,000,000; hand, deck and graveyard at most 100 cards each; at most 12 library cards per
+player; turn numbers (``turn``, ``set_turn``, ``effects_on_turn``) at most 1000; ATK/DEF at
+most 1,000,000; at most 20 turn effects per turn.
+
 Outcomes and exit codes
 =======================
 :func:`run_scenario` stops at the first step that does not hold and returns a
@@ -137,7 +148,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -156,8 +166,11 @@ from .errors import EngineError, IllegalActionError, ScenarioError
 from .game import Setup, Zone, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
+from .yamlio import YamlInputError, parse_yaml, read_text
 
 __all__ = [
+    "MAX_STEPS",
+    "MAX_STEP_ACTIONS",
     "PASS_LIMIT",
     "DoStep",
     "ExpectStep",
@@ -177,6 +190,11 @@ __all__ = [
 
 PASS_LIMIT = 500
 """How many passes ``pass_until`` takes at most before it gives up."""
+
+MAX_STEPS = 2000
+"""The most steps a scenario may have (the longest shipped one has 41)."""
+MAX_STEP_ACTIONS = 200
+"""The most actions one ``do`` step may list."""
 
 TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
@@ -200,11 +218,12 @@ def _one_or_many(value: object) -> object:
 ActionList = Annotated[
     list[ActionName],
     BeforeValidator(_one_or_many),
-    Field(min_length=1),
+    Field(min_length=1, max_length=MAX_STEP_ACTIONS),
     WithJsonSchema({
         "anyOf": [
             {"type": "string", "pattern": _NAME},
-            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1},
+            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1,
+             "maxItems": MAX_STEP_ACTIONS},
         ],
         "description": "An action (name, optionally followed by the chosen option, e.g. "
                        "'activate last_battle>jougen'), or a list of actions taken in order.",
@@ -356,7 +375,7 @@ class Scenario(_Model):
     """The seed clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``."""
     description: str = ""
     setup: Setup = Field(default_factory=Setup)
-    steps: list[Step] = Field(min_length=1)
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
 
     _file: str = PrivateAttr(default="<scenario>")
 
@@ -478,30 +497,12 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                             "give a transition id from machines/*.yaml (or machine.id)")
 
 
-class _SafeUniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.safe_load``'s loader, refusing a key given twice in one mapping (which
-    ``safe_load`` would silently resolve by keeping the last value)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str | int | float | bool) and key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
 def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None) -> Scenario:
     """Parse scenario YAML text; ``source`` names it in errors. Raises :class:`ScenarioError`."""
     try:
-        raw = yaml.load(text, Loader=_SafeUniqueKeyLoader)  # a SafeLoader: safe loading
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "(file)"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{source}: {where}: invalid YAML: {problem}") from exc
+        raw = parse_yaml(text, source=source)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
     if not isinstance(raw, dict):
         raise ScenarioError(f"{source}: (file): expected a mapping with name, rule, setup and steps")
     try:
@@ -517,10 +518,9 @@ def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None) -> Scen
     """Read and validate a scenario file. Raises :class:`ScenarioError` (one line)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ScenarioError(f"{path}: (file): cannot read: {reason}") from exc
+        text = read_text(path)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
     return parse_scenario(text, source=str(path), rulebook=rulebook)
 
 
