@@ -185,7 +185,7 @@ class Rulebook:
     def load(cls, directory: Path | None = None) -> Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
         return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS,
-                                 phases=[phase.value for phase in Phase]))
+                                 phases=[phase.value for phase in Phase], require_guard_sentences=True))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(

@@ -37,13 +37,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import graphviz
 
 from ygo_fsm.spec import (
     DONE_EVENT,
     Actor,
+    GuardSentence,
     Label,
     Lang,
     MachineSpec,
@@ -51,9 +53,22 @@ from ygo_fsm.spec import (
     StateSpec,
     TransitionSpec,
 )
+from ygo_fsm.wording import (
+    ACTOR_TEXT,
+    COLUMNS,
+    display,
+    display_citation,
+    guard_lines,
+    profile_mark,
+    transition_profiles,
+    wrap,
+    wrapped,
+)
 
 __all__ = [
+    "DETAILS",
     "FONTNAME",
+    "Context",
     "dot_digest",
     "dot_to_svg",
     "index_markdown",
@@ -67,6 +82,40 @@ __all__ = [
 FONTNAME = "WenQuanYi Micro Hei, Noto Sans CJK SC, Noto Sans, sans-serif"
 
 _LANG_CHOICES = ("zh", "en", "both")
+
+#: ``judge``: sentence first, who acts, guard sentences, wrapped citation (the default);
+#: ``engine``: event, actor, guard and callback names, then the label and citation.
+DETAILS = ("judge", "engine")
+
+#: Display names of the phases whose 『…时』 effects an open game state handles.
+_PHASE_TEXT: dict[str, Label] = {
+    "standby_phase": Label(zh="准备阶段", en="Standby Phase"),
+    "battle_end_step": Label(zh="战斗阶段的结束步骤", en="End Step of the Battle Phase"),
+    "end_phase": Label(zh="结束阶段", en="End Phase"),
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a judge diagram shows besides its own machine.
+
+    ``specs``: every machine (for links, "entered from" and what follows each final state);
+    ``sentences``: the guard sentences; ``profile``: draw that rule profile only (``None``:
+    every profile, items of one profile marked ◆); ``link``: the file a machine id links to.
+    """
+
+    specs: Mapping[str, MachineSpec] = field(default_factory=dict)
+    sentences: Mapping[str, GuardSentence] = field(default_factory=dict)
+    profile: str | None = None
+    link: str = "{machine}.svg"
+
+    def parents(self, machine: str) -> list[tuple[MachineSpec, StateSpec]]:
+        """The states, in any machine, that run ``machine``."""
+        return [(spec, state) for spec in self.specs.values() for state in spec.states if state.machine == machine]
+
+    def shows(self, transition: TransitionSpec) -> bool:
+        """Whether ``transition`` is drawn: always, unless a profile is picked and it is not in it."""
+        return self.profile is None or self.profile in transition_profiles(transition, self.sentences)
 
 _ACTOR_TEXT: dict[Actor, Label] = {
     Actor.turn_player: Label(zh="回合玩家", en="turn player"),
@@ -84,8 +133,8 @@ _PRIORITY_TEXT: dict[Role, Label] = {
 }
 
 _RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
-_CHECKS_ATTACK_TEXT = Label(zh="⚔ 每个连锁后检查攻击（攻击中止／战斗回卷）",
-                            en="⚔ the attack is checked after every chain (cancel / replay)")
+_CHECKS_ATTACK_TEXT = Label(zh="↻ 每个连锁后检查攻击（攻击中止／战斗回卷）",
+                            en="↻ the attack is checked after every chain (cancel / replay)")
 _LIMIT_TEXT = {
     "damage_step": Label(zh="✕ 只能发动：反击陷阱、无效发动、攻守增减、必发、反转、自身召唤/破坏时的效果",
                          en="✕ only counter traps, negations, ATK/DEF changes, mandatory, flip, own summon/destroyed"),
@@ -149,7 +198,7 @@ def _callback_text(transition: TransitionSpec) -> str:
     """``/ cb1, cb2``, or ``""`` when the transition has no callback."""
     text = f"/ {', '.join(transition.callbacks)}" if transition.callbacks else ""
     if transition.choices:
-        text = f"⟨{transition.choices}⟩ {text}".rstrip()
+        text = f"〈{transition.choices}〉 {text}".rstrip()
     return text
 
 
@@ -163,8 +212,8 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
     if state.checks_attack:
         lines += _texts(_CHECKS_ATTACK_TEXT, langs)
     if state.phase_effects is not None:
-        lines += _texts(Label(zh=f"⏱ 处理『…时』的效果：{state.phase_effects}",
-                              en=f"⏱ phase effects handled here: {state.phase_effects}"), langs)
+        lines += _texts(Label(zh=f"◎ 处理『…时』的效果：{state.phase_effects}",
+                              en=f"◎ phase effects handled here: {state.phase_effects}"), langs)
     if state.activation_limit is not None:
         lines += _texts(_LIMIT_TEXT[state.activation_limit.value], langs)
     if state.restricts_chain1:
@@ -272,12 +321,195 @@ def _edge_attrs(transition: TransitionSpec, langs: Sequence[Lang]) -> list[tuple
     return attrs
 
 
-def to_dot(spec: MachineSpec, *, lang: str = "both", highlight: str | None = None) -> str:
+# --------------------------------------------------------------------------- judge labels
+
+
+#: Columns an edge label is wrapped at: narrower than a state's, as edges run side by side.
+EDGE_COLUMNS = 26
+
+
+def _shown(texts: Iterable[str], columns: int = COLUMNS) -> list[str]:
+    return wrapped(texts, columns)
+
+
+def _citation_lines(rule: str, columns: int = COLUMNS) -> list[str]:
+    """``[rule]`` wrapped, ``***`` shown as 召唤."""
+    return wrap(f"[{display_citation(rule)}]", columns) if rule else []
+
+
+def _engine_summary(transition: TransitionSpec) -> str:
+    """The engine's view of a transition, for its tooltip: event (actor) [guards] / callbacks."""
+    parts = [f"{transition.event} ({transition.actor.value})", _guard_text(transition), _callback_text(transition)]
+    return " ".join(part for part in parts if part)
+
+
+def _exit_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    """For a final state of a sub-machine: where each parent goes next."""
+    lines: list[str] = []
+    parents = context.parents(spec.id)
+    owners = {parent.id for parent, _ in parents}
+    if not parents:
+        return lines
+    if len(owners) > 2:
+        note = Label(zh="之后：运行本状态机的状态收到 done（见上方“从此进入”）",
+                     en="then: the state running this machine receives done (see “entered from” above)")
+        return _shown(display(note, lang) for lang in langs)
+    for parent, runner in parents:
+        for transition in parent.outgoing(runner.id):
+            if transition.event != DONE_EVENT or not context.shows(transition):
+                continue
+            dest = parent.state(transition.dest)
+            for lang in langs:
+                word = "之后" if lang is Lang.zh else "then"
+                lines += wrap(f"→ {word} {parent.id}: {display(dest.label, lang)}", COLUMNS)
+    return lines
+
+
+def _judge_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    lines = _shown(display(state.label, lang) for lang in langs)
+    if state.machine is not None:
+        child = context.specs.get(state.machine)
+        for lang in langs:
+            name = display(child.label, lang) if child is not None else state.machine
+            text = f"▶ 执行「{name}」({state.machine})" if lang is Lang.zh else f"▶ runs “{name}” ({state.machine})"
+            lines += wrap(text, COLUMNS)
+    if state.priority is not None:
+        lines += _shown(display(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
+    if state.checks_attack:
+        lines += _shown(display(_CHECKS_ATTACK_TEXT, lang) for lang in langs)
+    if state.phase_effects is not None:
+        phase = _PHASE_TEXT.get(state.phase_effects, Label(zh=state.phase_effects, en=state.phase_effects))
+        note = Label(zh=f"◎ 在此处理『{phase.zh}时』的效果", en=f"◎ {phase.en} effects are handled here")
+        lines += _shown(display(note, lang) for lang in langs)
+    if state.activation_limit is not None:
+        lines += _shown(display(_LIMIT_TEXT[state.activation_limit.value], lang) for lang in langs)
+    if state.restricts_chain1:
+        lines += _shown(display(_RESTRICTED_TEXT, lang) for lang in langs)
+        if state.restriction_ends_after_chain:
+            lines += _shown(display(_LIFTED_TEXT, lang) for lang in langs)
+    if state.terminal:
+        lines += _shown(display(_TERMINAL_TEXT, lang) for lang in langs)
+    if state.final:
+        lines += _exit_lines(spec, state, langs, context)
+    return lines + _citation_lines(state.rule)
+
+
+def _judge_edge_lines(transition: TransitionSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
+    lines.append("— " + " / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+    lines += _shown(guard_lines(transition, context.sentences, langs, profile=context.profile), EDGE_COLUMNS)
+    if context.profile is None:
+        mark = profile_mark(transition_profiles(transition, context.sentences), langs)
+        if mark:
+            lines.append(mark)
+    return lines + _citation_lines(transition.rule, EDGE_COLUMNS)
+
+
+def _entered_from(spec: MachineSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    parents = context.parents(spec.id)
+    if not parents:
+        return []
+    places = "、".join(f"{parent.id}.{state.id}" for parent, state in parents)
+    lines: list[str] = []
+    for lang in langs:
+        lines += wrap(("从此进入：" if lang is Lang.zh else "entered from: ") + places, 2 * COLUMNS)
+    return lines
+
+
+def _judge_dot(spec: MachineSpec, langs: Sequence[Lang], highlight: str | None, context: Context) -> str:
+    font = _dot_quote(FONTNAME)
+    title = [*_shown(display(spec.label, lang) for lang in langs), *_citation_lines(spec.rule),
+             *_entered_from(spec, langs, context)]
+    if context.profile is not None:
+        title.append(" / ".join(Label(zh=f"规则：{context.profile}", en=f"rules: {context.profile}").text(lang)
+                                for lang in langs))
+    graph_attrs: list[tuple[str, str]] = [
+        ("id", _dot_quote(f"machine_{spec.id}")),
+        ("charset", _dot_quote("UTF-8")),
+        ("rankdir", _dot_quote("TB")),
+        ("nodesep", _dot_quote("0.2")),
+        ("ranksep", _dot_quote("0.3")),
+        ("fontname", font),
+        ("fontsize", _dot_quote("14")),
+        ("labelloc", _dot_quote("t")),
+        ("label", _dot_label(title)),
+        ("tooltip", _dot_quote(spec.rule or spec.label.en)),
+    ]
+    node_defaults = [
+        ("fontname", font),
+        ("fontsize", _dot_quote("11")),
+        ("shape", _dot_quote("box")),
+        ("style", _dot_quote("rounded")),
+        ("margin", _dot_quote("0.08,0.04")),
+    ]
+    edge_defaults = [("fontname", font), ("fontsize", _dot_quote("9"))]
+    out = [
+        f"// Generated by ygo-fsm from machine {spec.id!r}; do not edit by hand.",
+        f"digraph {_dot_quote(spec.id)} {{",
+        f"    graph {_dot_attrs(graph_attrs)};",
+        f"    node {_dot_attrs(node_defaults)};",
+        f"    edge {_dot_attrs(edge_defaults)};",
+        "",
+    ]
+    start_attrs: list[tuple[str, str]] = [
+        ("id", _dot_quote("start")),
+        ("shape", _dot_quote("point")),
+        ("width", _dot_quote("0.15")),
+        ("label", _dot_quote("")),
+        ("tooltip", _dot_quote(spec.rule or spec.label.en)),
+    ]
+    out.append(f"    {_dot_quote('__start__')} {_dot_attrs(start_attrs)};")
+    for state in spec.states:
+        attrs = _node_attrs(state, langs, highlighted=state.id == highlight)
+        attrs = [(name, value) for name, value in attrs if name not in ("label", "tooltip")]
+        attrs[1:1] = [
+            ("label", _dot_label(_judge_state_lines(spec, state, langs, context))),
+            ("tooltip", _dot_quote(state.rule or state.label.en)),
+        ]
+        if state.machine is not None and (not context.specs or state.machine in context.specs):
+            attrs += [("URL", _dot_quote(context.link.format(machine=state.machine))), ("target", _dot_quote("_top"))]
+        out.append(f"    {_dot_quote(state.id)} {_dot_attrs(attrs)};")
+    out.append("")
+    out.append(f"    {_dot_quote('__start__')} -> {_dot_quote(spec.initial)} "
+               f"{_dot_attrs([('id', _dot_quote('start_edge'))])};")
+    groups: dict[tuple[str, str, Actor], list[TransitionSpec]] = {}
+    for transition in spec.transitions:
+        if context.shows(transition):
+            groups.setdefault((transition.source, transition.dest, transition.actor), []).append(transition)
+    for (source, dest, _), members in groups.items():
+        # transitions between the same two states by the same actor share one arrow: their
+        # labels are stacked (narrower than side by side); every one keeps its id as a class
+        first = members[0]
+        attrs = _edge_attrs(first, langs)
+        blocks = [_judge_edge_lines(transition, langs, context) for transition in members]
+        lines = [line for number, block in enumerate(blocks) for line in ([" "] if number else []) + block]
+        tooltip = _dot_quote("  ‖  ".join(f"{t.rule} · {_engine_summary(t)}".strip(" ·") for t in members))
+        replaced = {"label": _dot_label(lines), "tooltip": tooltip, "labeltooltip": tooltip}
+        attrs = [(name, replaced.get(name, value)) for name, value in attrs]
+        attrs.append(("class", _dot_quote(" ".join(f"tr_{t.id}" for t in members))))
+        out.append(f"    {_dot_quote(source)} -> {_dot_quote(dest)} {_dot_attrs(attrs)};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def to_dot(
+    spec: MachineSpec,
+    *,
+    lang: str = "both",
+    highlight: str | None = None,
+    detail: str = "judge",
+    context: Context | None = None,
+) -> str:
     """Graphviz DOT text for ``spec`` (no ``dot`` binary needed).
 
     ``lang`` picks the label language(s): ``"zh"``, ``"en"`` or ``"both"``. ``highlight``
     names a state drawn emphasised (bold, filled); ``ValueError`` when the machine has no
     such state. Nodes and edges appear in declaration order.
+
+    ``detail="judge"`` (the default) labels each item sentence first, then who acts, the
+    guards' sentences and the wrapped citation; sub-machine boxes link to their machine, the
+    title says where the machine is entered from and each final state where the parent goes
+    next (from ``context``). ``detail="engine"`` shows event, actor, guard and callback names.
     """
     langs = _languages(lang)
     if highlight is not None and highlight not in spec.state_ids():
@@ -285,6 +517,10 @@ def to_dot(spec: MachineSpec, *, lang: str = "both", highlight: str | None = Non
             f"cannot highlight unknown state {highlight!r} of machine {spec.id!r}; "
             f"states: {', '.join(spec.state_ids())}"
         )
+    if detail not in DETAILS:
+        raise ValueError(f"unknown detail {detail!r}; expected one of: {', '.join(DETAILS)}")
+    if detail == "judge":
+        return _judge_dot(spec, langs, highlight, context or Context())
     font = _dot_quote(FONTNAME)
     title = _texts(spec.label, langs)
     if spec.rule:
