@@ -12,9 +12,11 @@ Commands
     (``end_phase.hand_size_adjustment``) or a state id found in one machine only — with its
     rule, the machine it runs, who must act there, its transitions out and what each player
     may do there.
-``render [--out DIR] [--lang zh|en|both] [--no-svg]``
-    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg`` and ``README.md``) into DIR
-    (default ``diagrams``). SVG needs Graphviz's ``dot``.
+``render [--out DIR] [--lang zh|en|both] [--no-svg] [--detail judge|engine] [--profile modern|ocg2008]``
+    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg``, the ``overview`` and
+    ``README.md``) into DIR (default ``diagrams``). SVG needs Graphviz's ``dot``. Labels are
+    for judges (sentence, who acts, guard sentences, citation) unless ``--detail engine``;
+    ``--profile`` draws one rule profile only.
 ``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files); see
     :mod:`ygo_fsm.scenario` for the format.
@@ -43,6 +45,7 @@ from typing import Any, TextIO
 from . import __version__
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
+from .loader import load_guard_sentences
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
 from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
@@ -347,8 +350,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
         raise UsageError("render: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
                          "graphviz' or 'brew install graphviz') or pass --no-svg")
     rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    sentences = load_guard_sentences(args.machines)
     try:
-        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg)
+        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg, detail=args.detail,
+                                  sentences=sentences, profile=args.profile)
     except (RuntimeError, ValueError) as exc:
         raise UsageError(f"render: {exc}") from exc
     out: Path = args.out
@@ -360,7 +365,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
             _out(str(target))
         for stale in sorted(out.iterdir()):
             if (stale.suffix in _GENERATED_SUFFIXES and stale.is_file() and stale.stem not in rulebook.specs
-                    and _is_generated(stale)):
+                    and stale.name not in files and _is_generated(stale)):
                 stale.unlink()
                 _out(f"removed {stale} (no such machine)")
     except OSError as exc:
@@ -491,6 +496,11 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--lang", choices=("zh", "en", "both"), default="both")
     render.add_argument("--no-svg", action="store_true", help="skip SVG (which needs Graphviz's dot)")
     render.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    render.add_argument("--detail", choices=("judge", "engine"), default="judge",
+                        help="judge: sentences, who acts, guard sentences, citations (default); "
+                             "engine: event, guard and callback names")
+    render.add_argument("--profile", choices=("modern", "ocg2008"),
+                        help="draw one rule profile only (default: both, one-profile items marked ◆)")
     render.set_defaults(handler=_cmd_render)
 
     run = commands.add_parser("run", help="play scenario files")
