@@ -270,7 +270,7 @@ def test_outputs_are_deterministic_and_in_declaration_order() -> None:
 
 def test_mermaid_structure() -> None:
     spec = sample_machine()
-    mermaid = render.to_mermaid(spec, lang="both")
+    mermaid = render.to_mermaid(spec, lang="both", detail="engine")
     lines = mermaid.splitlines()
     assert lines[0] == "stateDiagram-v2"
     assert "    [*] --> start" in lines
@@ -298,7 +298,7 @@ def test_mermaid_is_safe() -> None:
             )
         }
     )
-    mermaid = render.to_mermaid(nasty, lang="both")
+    mermaid = render.to_mermaid(nasty, lang="both", detail="engine")
     state_line = next(line for line in mermaid.splitlines() if line.endswith(" as start"))
     description = state_line[len('    state "') : -len('" as start')]
     assert '"' not in description
@@ -314,8 +314,8 @@ def test_mermaid_is_safe() -> None:
 
 
 def test_mermaid_language_selection() -> None:
-    english = render.to_mermaid(sample_machine(), lang="en")
-    chinese = render.to_mermaid(sample_machine(), lang="zh")
+    english = render.to_mermaid(sample_machine(), lang="en", detail="engine")
+    chinese = render.to_mermaid(sample_machine(), lang="zh", detail="engine")
     assert "Draw Phase begins" in english and "抽卡阶段开始" not in english
     assert "抽卡阶段开始" in chinese and "Draw Phase begins" not in chinese
     assert "执行子状态机" in chinese and "runs machine" not in chinese
@@ -325,7 +325,8 @@ def test_mermaid_renames_ids_it_would_read_as_keywords() -> None:
     spec = small_machine()
     states = (spec.states[0], spec.states[1].model_copy(update={"id": "default_end"}))
     transition = spec.transitions[0].model_copy(update={"dest": "default_end"})
-    mermaid = render.to_mermaid(spec.model_copy(update={"states": states, "transitions": (transition,)}))
+    mermaid = render.to_mermaid(spec.model_copy(update={"states": states, "transitions": (transition,)}),
+                                detail="engine")
     assert "as s_default_end" in mermaid
     assert "start --> s_default_end : standby_done" in mermaid
     assert not re.search(r"(^|\s)default_end", mermaid)
@@ -347,8 +348,9 @@ def test_index_markdown() -> None:
     for spec in specs:
         assert f"[{spec.id}.svg]({spec.id}.svg)" in text
         assert f"[{spec.id}.dot]({spec.id}.dot)" in text
-    assert text.index("## 抽卡阶段 · Draw Phase") < text.index("## 准备阶段 · Standby Phase")
-    assert "## 抽卡阶段 · Draw Phase \\[000 ●ドローフェイズ\\]" in text
+    assert text.index(" · Draw Phase \\[") < text.index(" · Standby Phase \\[")
+    # the sample's labels are read in seed 000's words (阶段 = Step), shown in the official ones
+    assert "## 抽卡步骤 · Draw Phase \\[000 ●ドローフェイズ\\]" in text
     assert f"| `start` | 抽卡阶段开始 | Draw Phase begins | {RULE_START} |" in text
     assert "| `deck_out` | 卡组耗尽 | deck out | 002 ●デッキ切れ |" in text
 

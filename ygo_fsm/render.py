@@ -470,7 +470,7 @@ def _judge_dot(spec: MachineSpec, langs: Sequence[Lang], highlight: str | None, 
             ("label", _dot_label(_judge_state_lines(spec, state, langs, context))),
             ("tooltip", _dot_quote(state.rule or state.label.en)),
         ]
-        if state.machine is not None and (not context.specs or state.machine in context.specs):
+        if state.machine is not None:
             attrs += [("URL", _dot_quote(context.link.format(machine=state.machine))), ("target", _dot_quote("_top"))]
         out.append(f"    {_dot_quote(state.id)} {_dot_attrs(attrs)};")
     out.append("")
@@ -821,9 +821,16 @@ def _legend(langs: Sequence[Lang]) -> list[str]:
 
 def turn_order(specs: Sequence[MachineSpec]) -> list[MachineSpec]:
     """The machines in the order a turn meets them: from ``turn``, each sub-machine right
-    after the first state that runs it; machines no state runs come last, in the given order."""
+    after the first state that runs it; machines that several machines run (priority, the
+    timing window, the chain) after the phases; machines no state runs last, in the given order."""
     by_id = {spec.id: spec for spec in specs}
+    owners: dict[str, set[str]] = {}
+    for spec in specs:
+        for state in spec.states:
+            if state.machine is not None:
+                owners.setdefault(state.machine, set()).add(spec.id)
     ordered: list[MachineSpec] = []
+    shared: list[str] = []
 
     def visit(machine: str) -> None:
         spec = by_id.get(machine)
@@ -831,10 +838,17 @@ def turn_order(specs: Sequence[MachineSpec]) -> list[MachineSpec]:
             return
         ordered.append(spec)
         for state in spec.states:
-            if state.machine is not None:
+            if state.machine is None:
+                continue
+            if len(owners.get(state.machine, ())) > 1:
+                if state.machine not in shared:
+                    shared.append(state.machine)
+            else:
                 visit(state.machine)
 
     visit("turn")
+    while any(by_id.get(machine) not in ordered for machine in shared):
+        visit(next(machine for machine in shared if by_id.get(machine) not in ordered))
     return ordered + [spec for spec in specs if spec not in ordered]
 
 
