@@ -351,7 +351,7 @@ def test_index_markdown() -> None:
     assert text.index(" · Draw Phase \\[") < text.index(" · Standby Phase \\[")
     # the sample's labels are read in seed 000's words (阶段 = Step), shown in the official ones
     assert "## 抽卡步骤 · Draw Phase \\[000 ●ドローフェイズ\\]" in text
-    assert f"| `start` | 抽卡阶段开始 | Draw Phase begins | {RULE_START} |" in text
+    assert f"| `start` | 抽卡步骤开始 | Draw Phase begins | {RULE_START} |" in text
     assert "| `deck_out` | 卡组耗尽 | deck out | 002 ●デッキ切れ |" in text
 
 
