@@ -17,6 +17,10 @@ Commands
     ``README.md``) into DIR (default ``diagrams``). SVG needs Graphviz's ``dot``. Labels are
     for judges (sentence, who acts, guard sentences, citation) unless ``--detail engine``;
     ``--profile`` draws one rule profile only.
+``site [--out DIR] [--examples DIR]``
+    Write the static rule-review site into DIR (default ``site``): the overview, every
+    machine's diagram with zoom and pan, search, each state's page, the activation matrix and
+    trace playback (the seed examples built in); see :mod:`ygo_fsm.site`.
 ``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files); see
     :mod:`ygo_fsm.scenario` for the format.
@@ -373,6 +377,38 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- site -------------------------------------------------------------------------------
+
+_SEED_EXAMPLES = Path(__file__).resolve().parent.parent / "tests" / "scenarios" / "seed"
+
+
+def _cmd_site(args: argparse.Namespace) -> int:
+    try:
+        from . import site  # lazily: the rest of the CLI works without it
+    except ImportError as exc:
+        raise UsageError(f"site: the site builder is not available ({exc})") from exc
+    if shutil.which("dot") is None:
+        raise UsageError("site: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
+                         "graphviz' or 'brew install graphviz')")
+    examples: Path | None = args.examples
+    if examples is None and _SEED_EXAMPLES.is_dir():
+        examples = _SEED_EXAMPLES
+    if examples is not None and not examples.is_dir():
+        raise UsageError(f"site: --examples {examples}: not a directory")
+    rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    out: Path = args.out
+    try:
+        written = site.build_site(out, rulebook, load_guard_sentences(args.machines), examples_dir=examples)
+    except (RuntimeError, ValueError) as exc:
+        raise UsageError(f"site: {exc}") from exc
+    except OSError as exc:
+        raise UsageError(f"site: {out}: {exc.strerror or exc}") from exc
+    for path in written:
+        _out(str(path))
+    _out(f"open {(out / 'index.html').resolve()}")
+    return 0
+
+
 # --- run --------------------------------------------------------------------------------
 
 
@@ -502,6 +538,13 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--profile", choices=("modern", "ocg2008"),
                         help="draw one rule profile only (default: both, one-profile items marked ◆)")
     render.set_defaults(handler=_cmd_render)
+
+    site_cmd = commands.add_parser("site", help="write the static rule-review site (opens from the file system)")
+    site_cmd.add_argument("--out", type=Path, default=Path("site"), metavar="DIR")
+    site_cmd.add_argument("--examples", type=Path, metavar="DIR",
+                          help="seed scenarios to play as built-in traces (default: tests/scenarios/seed)")
+    site_cmd.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    site_cmd.set_defaults(handler=_cmd_site)
 
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")
