@@ -34,7 +34,8 @@ def _edit_sentences(directory: Path, edit) -> Path:  # type: ignore[no-untyped-d
 
 def test_every_shipped_guard_used_has_a_sentence_with_a_citation() -> None:
     sentences = load_guard_sentences()
-    used = {name for spec in Rulebook.load().specs.values() for t in spec.transitions for name in (*t.guards, *t.unless)}
+    used = {name for spec in Rulebook.load().specs.values() for t in spec.transitions
+            for name in (*t.guards, *t.unless)}
     assert used, "the shipped machines use guards"
     assert used <= set(sentences), sorted(used - set(sentences))
     for name in used:

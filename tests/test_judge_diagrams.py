@@ -289,5 +289,5 @@ def test_overview_fails_when_a_box_names_a_missing_state() -> None:
     broken["priority"] = priority.model_copy(update={"states": tuple(s for s in priority.states
                                                                      if s.id != "opponent")})
     assert check_overview(broken) == ["FET box E: no state 'priority.opponent'"]
-    with pytest.raises(ValueError, match="priority.opponent"):
+    with pytest.raises(ValueError, match=r"priority\.opponent"):
         overview_dot(broken)

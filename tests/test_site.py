@@ -115,7 +115,8 @@ def test_site_command_writes_the_site_and_prints_its_path(tmp_path: Path, capsys
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extras: pip install -e '.[test]'")
+    webdriver = pytest.importorskip("selenium.webdriver",
+                                    reason="selenium is in the test extras: pip install -e '.[test]'")
     if CHROMIUM is None or CHROMEDRIVER is None:
         pytest.skip("Chromium or ChromeDriver is not installed and could not be installed here "
                     "(`make test` installs Debian's chromium and chromium-driver as root)")
@@ -195,7 +196,8 @@ def test_browser_navigates_zooms_and_searches(site: Path, browser: Any, tmp_path
     assert canvas.get_attribute("style") != before, "zoom changes the diagram's scale"
     # a "runs machine X" box links to X
     browser.execute_script(
-        "document.querySelector('#state_summon a').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))")
+        "document.querySelector('#state_summon a')"
+        ".dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true}))")
     assert browser.execute_script("return location.hash") == "#machine/summon_procedure"
     search = browser.find_element(By.ID, "search")
     search.send_keys("サイクロン", Keys.ENTER)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .render import (
     _LIMIT_TEXT,
@@ -67,8 +68,8 @@ FET_BOXES: tuple[FetBox, ...] = (
     FetBox("C", Label(zh="C 回合玩家不发动：对方可以发动2速以上的卡", en="C The turn player did not: the opponent may"),
            ("trigger_window.opponent",),
            "000 卡／效果发动的优先顺序 ７; FET chart box C"),
-    FetBox("D", Label(zh="D 组成连锁：没有发动最新连锁块的玩家可以连锁", en="D Building a chain: the player who did not "
-                      "add the newest link may respond"),
+    FetBox("D", Label(zh="D 组成连锁：没有发动最新连锁块的玩家可以连锁",
+                      en="D Building a chain: the player who did not add the newest link may respond"),
            ("chain.building", "chain.confirming"),
            "000 ●スタンバイフェイズ 例1; FET chart box D"),
     FetBox("E", Label(zh="E 回合玩家放弃优先权：对方可以发动；双方都放弃则进入下一阶段或步骤",
@@ -78,8 +79,8 @@ FET_BOXES: tuple[FetBox, ...] = (
 )
 
 _SPELL_SPEEDS = Label(
-    zh="咒文速度：1 通常魔法・装备・场地・仪式・永续魔法、起动效果、诱发效果；2 速攻魔法、通常・永续陷阱、诱发即时效果；"
-       "3 反击陷阱。回应的卡必须是2速以上，且不低于最新的连锁块",
+    zh="咒文速度：1 通常魔法・装备・场地・仪式・永续魔法、起动效果、诱发效果；"
+       "2 速攻魔法、通常・永续陷阱、诱发即时效果；3 反击陷阱。回应的卡必须是2速以上，且不低于最新的连锁块",
     en="Spell speed: 1 normal/equip/field/ritual/continuous spells, ignition and trigger effects; 2 quick-play "
        "spells, normal/continuous traps, quick effects; 3 counter traps. A response needs spell speed 2+, "
        "not lower than the newest link",
@@ -167,7 +168,8 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
     out.append("    }")
     if steps:
         out += ["    subgraph cluster_battle {",
-                "        graph " + _dot_attrs([("label", _dot_quote(_both("战斗阶段的步骤", "Battle Phase steps", langs))),
+                "        graph " + _dot_attrs([("label", _dot_quote(_both("战斗阶段的步骤", "Battle Phase steps",
+                                                                                  langs))),
                                                 ("style", _dot_quote("rounded,dashed"))]) + ";"]
         for state in steps:
             attrs = {"tooltip": state.rule}
@@ -175,16 +177,17 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
                 attrs.update(URL=link.format(machine=state.machine), target="_top")
             out.append(_node(f"step_{state.id}", _lines(state.label, langs, 24), **attrs))
         out.append("    }")
-    for first, second in zip(rail, rail[1:]):
-        out.append(_edge(f"rail_{first.id}", f"rail_{second.id}", weight="10"))
-    for first, second in zip(steps, steps[1:]):
-        out.append(_edge(f"step_{first.id}", f"step_{second.id}", style="dashed"))
+    for before, after in pairwise(rail):
+        out.append(_edge(f"rail_{before.id}", f"rail_{after.id}", weight="10"))
+    for before, after in pairwise(steps):
+        out.append(_edge(f"step_{before.id}", f"step_{after.id}", style="dashed"))
     battle_runner = next((state for state in rail if state.machine == "battle_phase"), None)
     if steps and battle_runner is not None:
         out.append(_edge(f"rail_{battle_runner.id}", f"step_{steps[0].id}", style="dotted", arrowhead="none"))
     # the FET boxes
     out += ["    subgraph cluster_fet {",
-            "        graph " + _dot_attrs([("label", _dot_quote(_both("每个阶段・步骤中：优先权与连锁（快速效果时点表 A–E）",
+            "        graph " + _dot_attrs([("label", _dot_quote(_both(
+                                                    "每个阶段・步骤中：优先权与连锁（快速效果时点表 A–E）",
                                                                    "In every phase and step: priority and the chain "
                                                                    "(Fast Effect Timing chart A–E)", langs))),
                                             ("style", _dot_quote("rounded")), ("color", _dot_quote("#7a3fa8"))]) + ";"]
@@ -194,7 +197,8 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
         fill = "#e3f4e1" if box.letter == "A" else "#eef2fb"
         out.append(_node(f"fet_{box.letter}", lines, URL=link.format(machine=machine), target="_top",
                          tooltip=box.rule, style="rounded,filled", fillcolor=fill))
-    chain_lines = (_lines(Label(zh="连锁：逆算（从最新的连锁块开始处理）", en="Chain: resolves newest link first"), langs, 34)
+    chain_title = Label(zh="连锁：逆算（从最新的连锁块开始处理）", en="Chain: resolves newest link first")
+    chain_lines = (_lines(chain_title, langs, 34)
                    + _lines(_SPELL_SPEEDS, langs, 34) + _cite("000 ◇·发动2速以上的卡（进入连锁）", 34))
     out.append(_node("chain", chain_lines, URL=link.format(machine="chain"), target="_top", shape="box3d"))
     trigger_lines = _lines(_PRIORITY_LIST, langs, 34) + _cite(_PRIORITY_RULE, 34)
@@ -237,7 +241,8 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
             continue
         runners = [f"{parent.id}.{state.id}" for parent in specs.values() for state in parent.states
                    if state.machine == machine]
-        lines = _lines(spec.label, langs, 30) + wrap(_both("从此进入：", "entered from: ", langs, " / ") + "、".join(runners), 30)
+        entered = _both("从此进入：", "entered from: ", langs, " / ") + "、".join(runners)
+        lines = _lines(spec.label, langs, 30) + wrap(entered, 30)
         if machine == "damage_step":
             limited = [state for state in spec.states if state.activation_limit is not None]
             for value in dict.fromkeys(state.activation_limit.value for state in limited if state.activation_limit):
@@ -248,8 +253,8 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
         out.append(_node(f"proc_{machine}", lines, URL=link.format(machine=machine), target="_top", shape="box3d",
                          color="#2e6b30", tooltip=spec.rule))
         plugged.append(machine)
-    for first, second in zip(plugged, plugged[1:]):
-        out.append(_edge(f"proc_{first}", f"proc_{second}", style="invis"))
+    for upper, lower in pairwise(plugged):
+        out.append(_edge(f"proc_{upper}", f"proc_{lower}", style="invis"))
     for machine in plugged:
         runner = next(((parent, state) for parent in specs.values() for state in parent.states
                        if state.machine == machine), None)
@@ -282,7 +287,7 @@ def overview_mermaid(specs: Mapping[str, MachineSpec], *, lang: str = "both") ->
     out.append("    end")
     out.append(f'    subgraph fet["{text([_both("快速效果时点表 A–E", "Fast Effect Timing chart A–E", langs)])}"]')
     for box in FET_BOXES:
-        out.append(f'    fet_{box.letter}["{text(_lines(box.label, langs, 34) + ["＝ " + "、".join(box.states)])}"]')
+        out.append(f'    fet_{box.letter}["{text([*_lines(box.label, langs, 34), "＝ " + "、".join(box.states)])}"]')
     out.append(f'    chain[["{text(_lines(_SPELL_SPEEDS, langs, 34))}"]]')
     out.append(f'    triggers["{text(_lines(_PRIORITY_LIST, langs, 34))}"]')
     out += [

@@ -72,6 +72,8 @@ __all__ = [
     "DETAILS",
     "FONTNAME",
     "Context",
+    "display",
+    "display_citation",
     "dot_digest",
     "dot_to_svg",
     "index_markdown",
@@ -804,7 +806,8 @@ def _legend(langs: Sequence[Lang]) -> list[str]:
               en="SVG: a small dot with an arrow marks the initial state; a double border a final state (the parent "
                  "receives done; the box says where the parent goes next); an octagon the end of the duel; a 3-D box "
                  "runs a sub-machine (click it to open that machine)"),
-        Label(zh="SVG 的箭头：实线是玩家的行为（蓝：回合玩家，红：对方，紫：持有优先权的玩家）；虚线是自动进行；点线是子状态机结束（done）",
+        Label(zh="SVG 的箭头：实线是玩家的行为（蓝：回合玩家，红：对方，紫：持有优先权的玩家）；"
+                 "虚线是自动进行；点线是子状态机结束（done）",
               en="SVG arrows: solid is a player action (blue: turn player, red: opponent, purple: the player with "
                  "priority); dashed happens by itself; dotted: the sub-machine finished (done)"),
         Label(zh="SVG 箭头的文字：先是说明，然后“— 行动者”，“若：／除非：”是条件（守卫）的说明，最后是[规则出处]；"
@@ -812,7 +815,8 @@ def _legend(langs: Sequence[Lang]) -> list[str]:
               en="SVG arrow text: the sentence, then “— who acts”, “if / unless” the guards' sentences, then [the "
                  "rule]; ◆ marks an arrow of one rule profile only; hover for the verbatim citation and the engine's "
                  "names"),
-        Label(zh="Mermaid：状态里写着说明、行动者与简短出处；蓝底是回合玩家行动的状态，红底是对方；箭头写作“说明 — 行动者 [出处]”",
+        Label(zh="Mermaid：状态里写着说明、行动者与简短出处；蓝底是回合玩家行动的状态，红底是对方；"
+                 "箭头写作“说明 — 行动者 [出处]”",
               en="Mermaid: each state shows its label, who acts and a short citation; blue states are the turn "
                  "player's, red ones the opponent's; arrows read “sentence — who acts [citation]”"),
     )
@@ -864,14 +868,17 @@ def _sources_table() -> list[str]:
 
 def _transition_table(spec: MachineSpec, langs: Sequence[Lang], context: Context) -> list[str]:
     out = [
-        "| Transition · 转移 | From → to · 从 → 到 | Sentence · 说明 | Who acts · 行动者 | Guards · 条件 | Rule · 规则 |",
+        "| Transition · 转移 | From → to · 从 → 到 | Sentence · 说明 | Who acts · 行动者 | Guards · 条件 "
+        "| Rule · 规则 |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for transition in spec.transitions:
         if not context.shows(transition):
             continue
         guards = "; ".join(guard_lines(transition, context.sentences, langs, profile=context.profile))
-        mark = profile_mark(transition_profiles(transition, context.sentences), langs) if context.profile is None else ""
+        mark = ""
+        if context.profile is None:
+            mark = profile_mark(transition_profiles(transition, context.sentences), langs)
         cells = (
             f"`{transition.id}`",
             f"`{transition.source}` → `{transition.dest}`",
@@ -927,7 +934,8 @@ def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both", context:
         "",
     ]
     for spec in ordered:
-        out.append(f"- [`{spec.id}`]({spec.id}.svg) — {_md_text(' · '.join(display(spec.label, l) for l in langs))}")
+        names = " · ".join(display(spec.label, lang) for lang in langs)
+        out.append(f"- [`{spec.id}`]({spec.id}.svg) — {_md_text(names)}")
     for spec in ordered:
         heading = " · ".join(display(spec.label, lang) for lang in langs)
         if spec.rule:

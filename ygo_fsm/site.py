@@ -36,11 +36,11 @@ from typing import Any
 from .cards import SPELL_SPEED, EffectKind, default_library
 from .duel import Duel
 from .engine import Rulebook
-from .render import Context, display, display_citation, render_all, turn_order
+from .render import Context, render_all, turn_order
 from .scenario import load_scenario, run_scenario
 from .spec import GuardSentence, Label, Lang, MachineSpec
 from .trace import TraceRecord, story
-from .wording import ACTOR_TEXT, SOURCES
+from .wording import ACTOR_TEXT, SOURCES, display, display_citation
 
 __all__ = ["ASSETS", "activation_matrix", "build_site", "seed_examples", "site_files"]
 
@@ -125,7 +125,8 @@ def activation_matrix(specs: Mapping[str, MachineSpec]) -> list[MatrixRow]:
         _window_states(specs, lambda s: s.priority is not None and s.priority.value == "turn_player"
                        and s.id == "turn_player" and s.machine is None),
         "000 ◇持有优先权的回合玩家可以进行的行为", open_turn_player)
-    row(Label(zh="开放的游戏状态：对方（回合玩家放弃优先权后）", en="Open game state: opponent (after the turn player passed)"),
+    row(Label(zh="开放的游戏状态：对方（回合玩家放弃优先权后）",
+              en="Open game state: opponent (after the turn player passed)"),
         _window_states(specs, lambda s: s.id == "opponent" and s.priority is not None and s.priority.value == "opponent"
                        and s.machine is None),
         "000 ◇因为回合玩家的放弃优先权而得到优先权的对方玩家可以进行的行为", open_opponent)
@@ -228,12 +229,13 @@ def site_data(
             search.append({"kind": "state", "text": f"{name} {state.label.zh} {state.label.en} "
                            f"{display(state.label, Lang.zh)}", "href": f"#state/{name}",
                            "title": f"{name} — {display(state.label, Lang.zh)} · {state.label.en}"})
-        for item in (spec, *spec.states, *spec.transitions):
-            if item.rule:
-                owner = spec.id if item is spec else f"{spec.id}.{item.id}"
-                href = (f"#state/{owner}" if item in spec.states else f"#machine/{spec.id}")
-                search.append({"kind": "clause", "text": f"{item.rule} {display_citation(item.rule)}", "href": href,
-                               "title": f"{display_citation(item.rule)} ({owner})"})
+        cited: list[tuple[str, str, str]] = [(spec.rule, spec.id, f"#machine/{spec.id}")]
+        cited += [(s.rule, f"{spec.id}.{s.id}", f"#state/{spec.id}.{s.id}") for s in spec.states]
+        cited += [(t.rule, f"{spec.id}.{t.id}", f"#machine/{spec.id}") for t in spec.transitions]
+        for rule, owner, href in cited:
+            if rule:
+                search.append({"kind": "clause", "text": f"{rule} {display_citation(rule)}", "href": href,
+                               "title": f"{display_citation(rule)} ({owner})"})
     for card in default_library().values():
         where = card.seeds or ""
         search.append({"kind": "card", "text": f"{card.id} {card.name_ja} {card.name_zh} {where}",
