@@ -291,3 +291,23 @@ def test_overview_fails_when_a_box_names_a_missing_state() -> None:
     assert check_overview(broken) == ["FET box E: no state 'priority.opponent'"]
     with pytest.raises(ValueError, match=r"priority\.opponent"):
         overview_dot(broken)
+
+
+def test_priority_open_state_shows_all_of_fet_box_a() -> None:
+    """FET chart box A: in the open game state the turn player may summon, set, declare an attack
+    (000 ●メインフェイズ１【２】◇回合玩家可以进行的行为); those actions are declared by the phase
+    machines, so the priority machine's open state names them (issue: box A was split)."""
+    label = _labels(_statement(to_dot(SPECS["priority"], lang="en", context=context()), "state_turn_player"))[0]
+    text = " ".join(label.split("\n"))
+    assert "FET box A" in text
+    assert "main_phase.open: Normal summon a monster" in text and "Flip summon" in text
+    assert "battle_phase.battle_step: Declare an attack" in text
+
+
+def test_attack_declaration_exits_are_distinct_final_states() -> None:
+    """000 【怪兽的攻击宣言…】５ → the Damage Step; ※攻击中止 and 004 停止攻击 → back, without battle."""
+    spec = SPECS["attack_declaration"]
+    finals = {state.id for state in spec.states if state.final}
+    assert finals == {"done", "attack_over"}
+    into = {t.id: t.dest for t in spec.transitions if spec.state(t.dest).final}
+    assert into == {"enter_damage_step": "done", "attack_stopped": "attack_over", "attack_ended": "attack_over"}

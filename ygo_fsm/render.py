@@ -397,7 +397,37 @@ def _judge_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang
         lines += _shown(display(_TERMINAL_TEXT, lang) for lang in langs)
     if state.final:
         lines += _exit_lines(spec, state, langs, context)
+    lines += _open_state_lines(spec, state, langs, context)
     return lines + _citation_lines(state.rule)
+
+
+def _short_label(label: Label, lang: Lang) -> str:
+    """A label without its parenthesised remark."""
+    text = display(label, lang)
+    return re.split(r"[（(]", text, maxsplit=1)[0].strip() or text
+
+
+def _open_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    """For the turn player's open game state (the initial state of a machine the phases run,
+    where the turn player acts): the actions the running states offer there too, so the whole
+    of the Fast Effect Timing chart's box A shows in one place."""
+    if state.id != spec.initial or state.priority is not Role.turn_player:
+        return []
+    offered: dict[str, list[TransitionSpec]] = {}
+    for parent, runner in context.parents(spec.id):
+        for transition in parent.outgoing(runner.id):
+            if transition.actor is Actor.turn_player and context.shows(transition):
+                offered.setdefault(f"{parent.id}.{runner.id}", []).append(transition)
+    if not offered:
+        return []
+    lines: list[str] = []
+    for lang in langs:
+        lines += wrap("◇ 快速效果时点表A：回合玩家在这里也可以" if lang is Lang.zh
+                      else "◇ FET box A: here the turn player may also", COLUMNS)
+        for where, transitions in offered.items():
+            joint = "、" if lang is Lang.zh else ", "
+            lines += wrap(f"{where}: " + joint.join(_short_label(t.label, lang) for t in transitions), COLUMNS)
+    return lines
 
 
 def _judge_edge_lines(transition: TransitionSpec, langs: Sequence[Lang], context: Context) -> list[str]:
