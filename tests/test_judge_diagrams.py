@@ -223,6 +223,8 @@ def test_one_profile_edges_are_marked_and_profile_rendering_drops_the_other() ->
     assert "tr_first_turn_no_draw" in modern and "◆" not in modern
     files = render_all(list(SPECS.values()), svg=False, sentences=load_guard_sentences(), profile="ocg2008")
     assert "stop the attack" not in files["attack_declaration.dot"]
+    mermaid = to_mermaid(SPECS["draw_phase"], lang="en", context=context())
+    assert "◆ modern rules only" in next(line for line in mermaid.splitlines() if "does not draw" in line)
 
 
 # --------------------------------------------------------------------------- Mermaid and index

@@ -690,6 +690,10 @@ def _judge_mermaid(spec: MachineSpec, langs: Sequence[Lang], context: Context) -
             continue
         lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
         lines.append("— " + " / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+        if context.profile is None:
+            mark = profile_mark(transition_profiles(transition, context.sentences), langs)
+            if mark:
+                lines.append(mark)
         if transition.rule:
             lines.append(f"[{_short(display_citation(transition.rule), EDGE_COLUMNS)}]")
         source = ids.get(transition.source, transition.source)
