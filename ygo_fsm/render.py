@@ -367,7 +367,10 @@ def _exit_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], cont
             dest = parent.state(transition.dest)
             for lang in langs:
                 word = "之后" if lang is Lang.zh else "then"
-                lines += wrap(f"→ {word} {parent.id}: {display(dest.label, lang)}", COLUMNS)
+                conditions = guard_lines(transition, context.sentences, (lang,), profile=context.profile)
+                when = f"（{'；'.join(conditions)}）" if lang is Lang.zh else f" ({'; '.join(conditions)})"
+                lines += wrap(f"→ {word} {parent.id}: {display(dest.label, lang)}" + (when if conditions else ""),
+                              COLUMNS)
     return lines
 
 
