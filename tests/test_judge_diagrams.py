@@ -313,3 +313,25 @@ def test_attack_declaration_exits_are_distinct_final_states() -> None:
     assert finals == {"done", "attack_over"}
     into = {t.id: t.dest for t in spec.transitions if spec.state(t.dest).final}
     assert into == {"enter_damage_step": "done", "attack_stopped": "attack_over", "attack_ended": "attack_over"}
+
+
+def test_render_command_draws_one_profile_and_engine_detail(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`ygo-fsm render --profile ocg2008` leaves out 004's first-turn rule; `--detail engine` keeps names."""
+    from ygo_fsm.cli import main
+
+    assert main(["render", "--no-svg", "--out", str(tmp_path / "ocg"), "--profile", "ocg2008", "--lang", "en"]) == 0
+    dot = (tmp_path / "ocg" / "draw_phase.dot").read_text(encoding="utf-8")
+    assert "first_turn_no_draw" not in dot and "rules: ocg2008" in dot
+    assert (tmp_path / "ocg" / "overview.dot").exists() and (tmp_path / "ocg" / "overview.mmd").exists()
+    assert main(["render", "--no-svg", "--out", str(tmp_path / "engine"), "--detail", "engine"]) == 0
+    assert "[first_turn_forbids_draw]" in (tmp_path / "engine" / "draw_phase.dot").read_text(encoding="utf-8")
+    assert main(["render", "--no-svg", "--out", str(tmp_path / "x"), "--profile", "2008"]) == 2
+    capsys.readouterr()
+
+
+def test_tooltips_say_what_the_cited_seed_is() -> None:
+    """Issue: "000"–"004" were never identified; tooltips repeated the printed citation."""
+    dot = to_dot(SPECS["turn"], lang="en", context=context())
+    line = _statement(dot, "state_turn_start")
+    tooltip = re.search(r'tooltip="((?:[^"\\]|\\.)*)"', line).group(1)  # type: ignore[union-attr]
+    assert tooltip.startswith(SPECS["turn"].state("turn_start").rule) and "community" in tooltip

@@ -63,6 +63,7 @@ from ygo_fsm.wording import (
     display_citation,
     guard_lines,
     profile_mark,
+    source_note,
     transition_profiles,
     wrap,
     wrapped,
@@ -343,6 +344,12 @@ def _citation_lines(rule: str, columns: int = COLUMNS) -> list[str]:
     return wrap(f"[{display_citation(rule)}]", columns) if rule else []
 
 
+def _judge_tooltip(rule: str) -> str:
+    """A tooltip: the citation verbatim (``***`` as the seed writes it) and what its source is."""
+    note = source_note(rule)
+    return f"{rule} ({note})" if note else rule
+
+
 def _engine_summary(transition: TransitionSpec) -> str:
     """The engine's view of a transition, for its tooltip: event (actor) [guards] / callbacks."""
     parts = [f"{transition.event} ({transition.actor.value})", _guard_text(transition), _callback_text(transition)]
@@ -503,7 +510,7 @@ def _judge_dot(spec: MachineSpec, langs: Sequence[Lang], highlight: str | None, 
         attrs = [(name, value) for name, value in attrs if name not in ("label", "tooltip")]
         attrs[1:1] = [
             ("label", _dot_label(_judge_state_lines(spec, state, langs, context))),
-            ("tooltip", _dot_quote(state.rule or state.label.en)),
+            ("tooltip", _dot_quote(_judge_tooltip(state.rule) or state.label.en)),
         ]
         if state.machine is not None:
             attrs += [("URL", _dot_quote(context.link.format(machine=state.machine))), ("target", _dot_quote("_top"))]
@@ -522,7 +529,8 @@ def _judge_dot(spec: MachineSpec, langs: Sequence[Lang], highlight: str | None, 
         attrs = _edge_attrs(first, langs)
         blocks = [_judge_edge_lines(transition, langs, context) for transition in members]
         lines = [line for number, block in enumerate(blocks) for line in ([" "] if number else []) + block]
-        tooltip = _dot_quote("  ‖  ".join(f"{t.rule} · {_engine_summary(t)}".strip(" ·") for t in members))
+        tooltip = _dot_quote("  ‖  ".join(f"{_judge_tooltip(t.rule)} · {_engine_summary(t)}".strip(" ·")
+                                          for t in members))
         replaced = {"label": _dot_label(lines), "tooltip": tooltip, "labeltooltip": tooltip}
         attrs = [(name, replaced.get(name, value)) for name, value in attrs]
         attrs.append(("class", _dot_quote(" ".join(f"tr_{t.id}" for t in members))))
@@ -957,9 +965,9 @@ def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both", context:
         "",
         "## Sources · 来源",
         "",
-        _md_text("每条出处以来源文件的编号开头（000–004）；这些是OCG规则的社区译本，不是官方文本。 · "
-                 "Every citation starts with the number of its source file (000–004): community translations of "
-                 "the OCG rules, not official texts."),
+        _md_text("每条出处以来源文件的编号开头（000–004）；这些是OCG规则的社区整理与翻译，不是官方文本。 · "
+                 "Every citation starts with the number of its source file (000–004): community compilations and "
+                 "translations of the OCG rules, not official texts."),
         "",
         *_sources_table(),
         "",

@@ -41,6 +41,7 @@ __all__ = [
     "display_citation",
     "display_zh",
     "guard_lines",
+    "source_note",
     "text_width",
     "transition_profiles",
     "wrap",
@@ -68,17 +69,20 @@ ACTOR_TEXT: dict[Actor, Label] = {
 #: What each seed file is (the citations start with its number), and which official texts
 #: each profile follows where the seeds are silent.
 SOURCES: tuple[tuple[str, Label], ...] = (
-    ("000", Label(zh="OCG专家规则（流程・时点・优先权）社区译本，最完整的一篇；日文卡名",
-                  en="community translation of the OCG expert rules (phases, timing, priority); the fullest; "
-                     "Japanese card names")),
-    ("001", Label(zh="OCG专家规则社区译本：主要阶段的例子（起动效果与诱发效果）",
-                  en="community translation of the OCG expert rules: Main Phase examples (ignition vs trigger)")),
-    ("002", Label(zh="OCG规则社区译本：各阶段的说明（002 用 阶段/步骤 的说法）",
-                  en="community translation of the OCG rules: the phases explained (uses 阶段/步骤)")),
-    ("003", Label(zh="OCG专家规则社区译本：发动时点与连锁的补充例子",
-                  en="community translation of the OCG expert rules: more timing and chain examples")),
-    ("004", Label(zh="现行（新大师规则以后）规则的社区译本：先攻第1回合、伤害步骤、卷回",
-                  en="community translation of the modern rules: first turn, Damage Step, replay")),
+    ("000", Label(zh="社区整理的OCG专家规则：各阶段内的发动时点与效果处理（据エキスパートルールHP、"
+                     "デュエルハンドブック整理），最完整的一篇；日文卡名",
+                  en="community compilation of the OCG expert rules: timing windows and processing in every "
+                     "phase (from the Expert Rule site and the Duel Handbook); the fullest; Japanese card names")),
+    ("001", Label(zh="同一份专家规则整理的另一个版本（中文卡名，含主要阶段的例子）",
+                  en="another version of the same expert-rule compilation (Chinese card names, Main Phase examples)")),
+    ("002", Label(zh="『一个回合的详细流程』，CNOCG 社区据エキスパートルールHP翻译；用 阶段/步骤 的说法",
+                  en="\"the turn in detail\", a CNOCG community translation from the Expert Rule site; "
+                     "uses 阶段/步骤 (phase/step)")),
+    ("003", Label(zh="『游戏王基本规则系列·回合流程』：与 000 同一结构，中文卡名",
+                  en="\"basic rules: the turn\", the same structure as 000 with Chinese card names")),
+    ("004", Label(zh="问答网站上对现行规则的总结：6个阶段、战斗阶段的4个步骤、伤害步骤、先攻第1回合、卷回",
+                  en="a community summary of the modern rules: six phases, the Battle Phase's four steps, the "
+                     "Damage Step, the first turn, replay")),
 )
 
 PROFILE_SOURCES: dict[str, Label] = {
@@ -87,6 +91,17 @@ PROFILE_SOURCES: dict[str, Label] = {
                     en="plays seed 004; where 004 is silent, the OCG Perfect Rulebook 2017, Rulebook v10 and "
                        "the Fast Effect Timing chart"),
 }
+
+
+def source_note(rule: str) -> str:
+    """What the seed files a citation starts with are (``000``, ``000/003`` …), for tooltips.
+
+    >>> source_note("004 ●卷回")[:45]
+    '004: a community summary of the modern rules:'
+    """
+    numbers = rule.split(" ", 1)[0].split("/")
+    known = dict(SOURCES)
+    return "; ".join(f"{number}: {known[number].en}" for number in numbers if number in known)
 
 
 def text_width(text: str) -> int:
