@@ -49,7 +49,8 @@ demo: $(STAMP) graphviz fonts
 	$(VENV)/bin/ygo-fsm render --out diagrams
 	$(VENV)/bin/ygo-fsm run --narrate tests/scenarios/sample_turn.yaml
 	$(VENV)/bin/ygo-fsm run --story tests/scenarios/seed/000_timing_windows_example.yaml
-	$(VENV)/bin/ygo-fsm site --out site | tail -n 1
+	$(VENV)/bin/ygo-fsm site --out site >/dev/null
+	@echo "rule-review site: file://$(CURDIR)/site/index.html"
 
 test: $(STAMP) graphviz fonts chromium
 	$(PY) -m pytest -q
@@ -58,7 +59,8 @@ diagrams: $(STAMP) graphviz fonts
 	$(VENV)/bin/ygo-fsm render --out diagrams
 
 site: $(STAMP) graphviz fonts
-	$(VENV)/bin/ygo-fsm site --out site | tail -n 1
+	$(VENV)/bin/ygo-fsm site --out site >/dev/null
+	@echo "rule-review site: file://$(CURDIR)/site/index.html"
 
 golden: $(STAMP)
 	$(VENV)/bin/ygo-fsm run --quiet --golden tests/golden tests/scenarios/seed

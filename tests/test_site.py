@@ -98,7 +98,9 @@ def test_activation_matrix_follows_the_damage_step_limits() -> None:
     assert "ATK/DEF" in damage.cells["quick"] and "ATK/DEF" not in after.cells["quick"]
     chain = rows["Building a chain"]
     assert chain.cells["ignition"] == "—" and "not lower" in chain.cells["quick_play_spell"]
-    assert rows["Open game state: opponent (after the turn player passed)"].cells["normal_spell"] == "—"
+    opponent = rows["Open game state: opponent (after the turn player passed)"]
+    assert opponent.states == ("priority.opponent",) and opponent.cells["normal_spell"] == "—"
+    assert rows["Open game state: turn player"].states == ("priority.turn_player",)
 
 
 @needs_dot

@@ -60,8 +60,9 @@ class MatrixRow:
     rule: str
 
 
-def _window_states(specs: Mapping[str, MachineSpec], test: Any) -> tuple[str, ...]:
-    return tuple(f"{spec.id}.{state.id}" for spec in specs.values() for state in spec.states if test(state))
+def _window_states(specs: Mapping[str, MachineSpec], test: Any, machine: str | None = None) -> tuple[str, ...]:
+    return tuple(f"{spec.id}.{state.id}" for spec in specs.values() for state in spec.states
+                 if (machine is None or spec.id == machine) and test(state))
 
 
 def activation_matrix(specs: Mapping[str, MachineSpec]) -> list[MatrixRow]:
@@ -122,13 +123,11 @@ def activation_matrix(specs: Mapping[str, MachineSpec]) -> list[MatrixRow]:
         return "—"
 
     row(Label(zh="开放的游戏状态：回合玩家", en="Open game state: turn player"),
-        _window_states(specs, lambda s: s.priority is not None and s.priority.value == "turn_player"
-                       and s.id == "turn_player" and s.machine is None),
+        _window_states(specs, lambda s: s.id == "turn_player", "priority"),
         "000 ◇持有优先权的回合玩家可以进行的行为", open_turn_player)
     row(Label(zh="开放的游戏状态：对方（回合玩家放弃优先权后）",
               en="Open game state: opponent (after the turn player passed)"),
-        _window_states(specs, lambda s: s.id == "opponent" and s.priority is not None and s.priority.value == "opponent"
-                       and s.machine is None),
+        _window_states(specs, lambda s: s.id == "opponent", "priority"),
         "000 ◇因为回合玩家的放弃优先权而得到优先权的对方玩家可以进行的行为", open_opponent)
     row(Label(zh="发动时点：作为CHAIN1", en="Timing window: starting CHAIN1"),
         _window_states(specs, lambda s: s.machine == "trigger_window"),
