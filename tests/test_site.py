@@ -211,3 +211,31 @@ def test_browser_navigates_zooms_and_searches(site: Path, browser: Any, tmp_path
     assert "counter_trap (3)" in browser.find_element(By.ID, "matrix").text
     browser.save_screenshot(str(tmp_path / "matrix.png"))
     assert _errors(browser) == []
+
+
+def test_browser_plays_a_loaded_trace_file(site: Path, browser: Any, tmp_path: Path) -> None:
+    """A trace written by `ygo-fsm run --trace` loads from disk and plays on the diagrams."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    trace = tmp_path / "trace.jsonl"
+    assert main(["run", "--quiet", "--trace", str(trace), str(SEED / "000_standby_example_1.yaml")]) == 0
+    records = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    browser.get((site / "index.html").as_uri() + "#play")
+    browser.find_element(By.ID, "trace-file").send_keys(str(trace))
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda driver: driver.find_elements(By.ID, "current-state"))
+    body = browser.find_element(By.TAG_NAME, "body")
+    for index in range(len(records)):
+        if index:
+            body.send_keys(Keys.ARROW_RIGHT)
+        if index % 5 == 0:
+            current = browser.find_element(By.ID, "current-state")
+            assert current.get_attribute("data-state") == records[index]["dest"], f"step {index}"
+            highlighted = browser.execute_script(
+                "return Array.from(document.querySelectorAll('#canvas g.node.current')).map(n => n.id)")
+            assert highlighted == [f"state_{records[index]['dest']}"]
+    assert browser.find_element(By.ID, "position").text == f"{len(records)} / {len(records)}"
+    assert "not in the trace file" in browser.find_element(By.ID, "players").text
+    assert _errors(browser) == []
