@@ -263,6 +263,7 @@ def test_index_starts_with_the_overview_sources_and_turn_order() -> None:
     for spec in SPECS.values():
         for transition in spec.transitions:
             assert f"| `{transition.id}` | `{transition.source}` → `{transition.dest}` |" in text
+    assert "\\*" not in text and "通常召唤：表侧表示通常召唤" in text, "000's *** is shown as 召唤"
 
 
 # --------------------------------------------------------------------------- overview

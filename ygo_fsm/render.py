@@ -930,7 +930,7 @@ def _transition_table(spec: MachineSpec, langs: Sequence[Lang], context: Context
             _md_text(" / ".join(display(transition.label, lang) for lang in langs)),
             _md_text(" / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs)),
             _md_text(" ".join(part for part in (guards, mark) if part)) or "—",
-            _md_text(transition.rule),
+            _md_text(display_citation(transition.rule)),
         )
         out.append(f"| {' | '.join(cells)} |")
     return out
@@ -1012,7 +1012,7 @@ def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both", context:
                 f"`{state.id}`",
                 _md_text(display(state.label, Lang.zh)),
                 _md_text(display(state.label, Lang.en)),
-                _md_text(state.rule),
+                _md_text(display_citation(state.rule)),
             )
             out.append(f"| {' | '.join(cells)} |")
         out += ["", *_transition_table(spec, langs, context)]
