@@ -71,7 +71,7 @@ FET_BOXES: tuple[FetBox, ...] = (
     FetBox("D", Label(zh="D 组成连锁：没有发动最新连锁块的玩家可以连锁",
                       en="D Building a chain: the player who did not add the newest link may respond"),
            ("chain.building", "chain.confirming"),
-           "000 ●スタンバイフェイズ 例1; FET chart box D"),
+           "000 ◇·发动2速以上的卡（进入连锁）; FET chart box D"),
     FetBox("E", Label(zh="E 回合玩家放弃优先权：对方可以发动；双方都放弃则进入下一阶段或步骤",
                       en="E The turn player passed: the opponent may activate; both passing ends the phase or step"),
            ("priority.opponent",),
