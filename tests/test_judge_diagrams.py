@@ -174,10 +174,14 @@ def test_zh_labels_use_the_official_phase_and_step_words() -> None:
     assert display(battle.state("damage_step").label, Lang.zh) == "伤害步骤"
     assert display(battle.state("battle_step").label, Lang.zh) == "战斗步骤"
     assert display_zh("『战斗阶段结束』的效果处理") == "『战斗阶段结束』的效果处理"
-    for machine in MACHINES:
-        for label in _labels(to_dot(SPECS[machine], lang="zh", context=context())):
+    for machine in [*MACHINES, "overview"]:
+        for label in _labels(_dot(machine, "zh")):
             shown = re.sub(r"\[[^\[\]]*\]", "", label.replace("\n", ""))
             assert "流程" not in shown, f"{machine}: {shown!r}"
+            for phase in ("抽卡步骤", "准备步骤", "主要步骤"):  # phases, never steps (guard sentences included)
+                assert phase not in shown, f"{machine}: {shown!r}"
+    main = to_dot(SPECS["main_phase"], lang="zh", context=context())
+    assert "『跳过主要阶段1』适用，且这是主要阶段1" in main.replace("\\n", "")
 
 
 # --------------------------------------------------------------------------- navigation

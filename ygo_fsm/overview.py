@@ -37,7 +37,7 @@ from .render import (
     _mermaid_text,
 )
 from .spec import Label, Lang, MachineSpec
-from .wording import COLUMNS, display, display_citation, wrap, wrapped
+from .wording import COLUMNS, display, display_citation, official, wrap, wrapped
 
 __all__ = ["FET_BOXES", "FetBox", "check_overview", "overview_dot", "overview_mermaid"]
 
@@ -108,6 +108,12 @@ def check_overview(specs: Mapping[str, MachineSpec]) -> list[str]:
 
 
 def _lines(label: Label, langs: Sequence[Lang], columns: int = COLUMNS) -> list[str]:
+    """An overview text (in the official words already) wrapped."""
+    return wrapped((official(label, lang) for lang in langs), columns)
+
+
+def _machine_lines(label: Label, langs: Sequence[Lang], columns: int = COLUMNS) -> list[str]:
+    """A machine file's label (in the seeds' words), shown in the official ones, wrapped."""
     return wrapped((display(label, lang) for lang in langs), columns)
 
 
@@ -160,7 +166,7 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
                                             ("style", _dot_quote("rounded")), ("color", _dot_quote("#2e6b30"))]) + ";"]
     for state in rail:
         assert state.machine is not None
-        lines = _lines(state.label, langs, 24)
+        lines = _machine_lines(state.label, langs, 24)
         out.append(_node(f"rail_{state.id}", lines, URL=link.format(machine=state.machine), target="_top",
                          tooltip=state.rule, color="#2e6b30"))
     battle = specs.get("battle_phase")
@@ -175,7 +181,7 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
             attrs = {"tooltip": state.rule}
             if state.machine is not None:
                 attrs.update(URL=link.format(machine=state.machine), target="_top")
-            out.append(_node(f"step_{state.id}", _lines(state.label, langs, 24), **attrs))
+            out.append(_node(f"step_{state.id}", _machine_lines(state.label, langs, 24), **attrs))
         out.append("    }")
     for before, after in pairwise(rail):
         out.append(_edge(f"rail_{before.id}", f"rail_{after.id}", weight="10"))
@@ -242,7 +248,7 @@ def overview_dot(specs: Mapping[str, MachineSpec], *, lang: str = "both", link: 
         runners = [f"{parent.id}.{state.id}" for parent in specs.values() for state in parent.states
                    if state.machine == machine]
         entered = _both("从此进入：", "entered from: ", langs, " / ") + "、".join(runners)
-        lines = _lines(spec.label, langs, 30) + wrap(entered, 30)
+        lines = _machine_lines(spec.label, langs, 30) + wrap(entered, 30)
         if machine == "damage_step":
             limited = [state for state in spec.states if state.activation_limit is not None]
             for value in dict.fromkeys(state.activation_limit.value for state in limited if state.activation_limit):
@@ -282,7 +288,7 @@ def overview_mermaid(specs: Mapping[str, MachineSpec], *, lang: str = "both") ->
            f'    subgraph rail["{text([_both("阶段的顺序", "Phases in order", langs)])}"]', "    direction LR"]
     rail = [state for state in specs["turn"].states if state.machine is not None]
     for state in rail:
-        out.append(f'    rail_{state.id}["{text(_lines(state.label, langs, 24))}"]')
+        out.append(f'    rail_{state.id}["{text(_machine_lines(state.label, langs, 24))}"]')
     out.append("    " + " --> ".join(f"rail_{state.id}" for state in rail))
     out.append("    end")
     out.append(f'    subgraph fet["{text([_both("快速效果时点表 A–E", "Fast Effect Timing chart A–E", langs)])}"]')

@@ -62,6 +62,7 @@ from ygo_fsm.wording import (
     display,
     display_citation,
     guard_lines,
+    official,
     profile_mark,
     source_note,
     transition_profiles,
@@ -366,7 +367,7 @@ def _exit_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], cont
     if len(owners) > 2:
         note = Label(zh="之后：运行本状态机的状态收到 done（见上方“从此进入”）",
                      en="then: the state running this machine receives done (see “entered from” above)")
-        return _shown(display(note, lang) for lang in langs)
+        return _shown(official(note, lang) for lang in langs)
     for parent, runner in parents:
         for transition in parent.outgoing(runner.id):
             if transition.event != DONE_EVENT or not context.shows(transition):
@@ -390,21 +391,21 @@ def _judge_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang
             text = f"▶ 执行「{name}」({state.machine})" if lang is Lang.zh else f"▶ runs “{name}” ({state.machine})"
             lines += wrap(text, COLUMNS)
     if state.priority is not None:
-        lines += _shown(display(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
+        lines += _shown(official(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
     if state.checks_attack:
-        lines += _shown(display(_CHECKS_ATTACK_TEXT, lang) for lang in langs)
+        lines += _shown(official(_CHECKS_ATTACK_TEXT, lang) for lang in langs)
     if state.phase_effects is not None:
         phase = _PHASE_TEXT.get(state.phase_effects, Label(zh=state.phase_effects, en=state.phase_effects))
         note = Label(zh=f"◎ 在此处理『{phase.zh}时』的效果", en=f"◎ {phase.en} effects are handled here")
-        lines += _shown(display(note, lang) for lang in langs)
+        lines += _shown(official(note, lang) for lang in langs)
     if state.activation_limit is not None:
-        lines += _shown(display(_LIMIT_TEXT[state.activation_limit.value], lang) for lang in langs)
+        lines += _shown(official(_LIMIT_TEXT[state.activation_limit.value], lang) for lang in langs)
     if state.restricts_chain1:
-        lines += _shown(display(_RESTRICTED_TEXT, lang) for lang in langs)
+        lines += _shown(official(_RESTRICTED_TEXT, lang) for lang in langs)
         if state.restriction_ends_after_chain:
-            lines += _shown(display(_LIFTED_TEXT, lang) for lang in langs)
+            lines += _shown(official(_LIFTED_TEXT, lang) for lang in langs)
     if state.terminal:
-        lines += _shown(display(_TERMINAL_TEXT, lang) for lang in langs)
+        lines += _shown(official(_TERMINAL_TEXT, lang) for lang in langs)
     if state.final:
         lines += _exit_lines(spec, state, langs, context)
     lines += _open_state_lines(spec, state, langs, context)
@@ -442,7 +443,7 @@ def _open_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang]
 
 def _judge_edge_lines(transition: TransitionSpec, langs: Sequence[Lang], context: Context) -> list[str]:
     lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
-    lines.append("— " + " / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+    lines.append("— " + " / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs))
     lines += _shown(guard_lines(transition, context.sentences, langs, profile=context.profile), EDGE_COLUMNS)
     if context.profile is None:
         mark = profile_mark(transition_profiles(transition, context.sentences), langs)
@@ -689,9 +690,9 @@ def _judge_mermaid(spec: MachineSpec, langs: Sequence[Lang], context: Context) -
         if state.machine is not None:
             lines += [_submachine_texts(state.machine, langs)[0]]
         if state.priority is not None:
-            lines += _shown(display(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
+            lines += _shown(official(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
         if state.terminal:
-            lines += _shown(display(_TERMINAL_TEXT, lang) for lang in langs)
+            lines += _shown(official(_TERMINAL_TEXT, lang) for lang in langs)
         if state.rule:
             lines.append(f"[{_short(display_citation(state.rule), COLUMNS)}]")
         description = "<br/>".join(_mermaid_text(line) for line in lines)
@@ -700,7 +701,7 @@ def _judge_mermaid(spec: MachineSpec, langs: Sequence[Lang], context: Context) -
         if not context.shows(transition):
             continue
         lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
-        lines.append("— " + " / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+        lines.append("— " + " / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs))
         if context.profile is None:
             mark = profile_mark(transition_profiles(transition, context.sentences), langs)
             if mark:
@@ -928,7 +929,7 @@ def _transition_table(spec: MachineSpec, langs: Sequence[Lang], context: Context
             f"`{transition.id}`",
             f"`{transition.source}` → `{transition.dest}`",
             _md_text(" / ".join(display(transition.label, lang) for lang in langs)),
-            _md_text(" / ".join(display(ACTOR_TEXT[transition.actor], lang) for lang in langs)),
+            _md_text(" / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs)),
             _md_text(" ".join(part for part in (guards, mark) if part)) or "—",
             _md_text(display_citation(transition.rule)),
         )

@@ -40,7 +40,7 @@ from .render import Context, render_all, turn_order
 from .scenario import load_scenario, run_scenario
 from .spec import GuardSentence, Label, Lang, MachineSpec
 from .trace import TraceRecord, story
-from .wording import ACTOR_TEXT, SOURCES, display, display_citation
+from .wording import ACTOR_TEXT, SOURCES, display, display_citation, official
 
 __all__ = ["ASSETS", "activation_matrix", "build_site", "seed_examples", "site_files"]
 
@@ -192,7 +192,13 @@ def _explain(name: str) -> str:
 
 
 def _label(label: Label) -> dict[str, str]:
+    """A machine file's label, shown in the official words."""
     return {"zh": display(label, Lang.zh), "en": display(label, Lang.en)}
+
+
+def _own(label: Label) -> dict[str, str]:
+    """A text of the site's own (already in the official words)."""
+    return {"zh": official(label, Lang.zh), "en": official(label, Lang.en)}
 
 
 def site_data(
@@ -217,7 +223,7 @@ def site_data(
             "states": {state.id: {"label": _label(state.label), "rule": state.rule, "machine": state.machine}
                        for state in spec.states},
             "transitions": {t.id: {"label": _label(t.label), "rule": t.rule, "source": t.source, "dest": t.dest,
-                                   "actor": _label(ACTOR_TEXT[t.actor])} for t in spec.transitions},
+                                   "actor": _own(ACTOR_TEXT[t.actor])} for t in spec.transitions},
         }
         search.append({"kind": "machine", "text": f"{spec.id} {spec.label.zh} {spec.label.en} "
                        f"{display(spec.label, Lang.zh)}", "href": f"#machine/{spec.id}",
@@ -248,10 +254,10 @@ def site_data(
         "search": search,
         "matrix": {
             "columns": [{"kind": kind.value, "speed": SPELL_SPEED[kind]} for kind in _ACTIVATED_KINDS],
-            "rows": [{"label": _label(row.label), "states": list(row.states), "cells": dict(row.cells),
+            "rows": [{"label": _own(row.label), "states": list(row.states), "cells": dict(row.cells),
                       "rule": row.rule} for row in matrix],
         },
-        "sources": [{"number": number, "label": _label(label)} for number, label in SOURCES],
+        "sources": [{"number": number, "label": _own(label)} for number, label in SOURCES],
         "examples": list(examples),
     }
 

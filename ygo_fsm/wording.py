@@ -41,6 +41,7 @@ __all__ = [
     "display_citation",
     "display_zh",
     "guard_lines",
+    "official",
     "source_note",
     "text_width",
     "transition_profiles",
@@ -131,8 +132,16 @@ def display_citation(rule: str) -> str:
     return rule.replace(CENSORED_SUMMON, "召唤")
 
 
+def official(label: Label, lang: Lang) -> str:
+    """``label`` in ``lang``, for texts written in the official words already (guard sentences,
+    the diagrams' own notes): only ``***`` is shown as 召唤."""
+    text = label.text(lang)
+    return text.replace(CENSORED_SUMMON, "召唤" if lang is Lang.zh else "summon")
+
+
 def display(label: Label, lang: Lang) -> str:
-    """``label`` in ``lang`` as a judge reads it (:func:`display_zh` for Chinese)."""
+    """``label`` (from a machine file, in the seeds' words) in ``lang`` as a judge reads it
+    (:func:`display_zh` for Chinese)."""
     text = label.text(lang)
     return display_zh(text) if lang is Lang.zh else text.replace(CENSORED_SUMMON, "summon")
 
@@ -234,7 +243,7 @@ def guard_lines(
                 if (profile is not None and sentence is not None and sentence.profile is not None
                         and sentence.profile != profile and names is transition.unless):
                     continue
-                text = display(sentence.label, lang) if sentence is not None else name
+                text = official(sentence.label, lang) if sentence is not None else name
                 if sentence is not None and sentence.profile is not None and profile is None:
                     text += f"（仅 {sentence.profile}）" if lang is Lang.zh else f" ({sentence.profile} only)"
                 lines.append(word[lang] + (text[:1].lower() + text[1:] if lang is Lang.en else text))
