@@ -274,11 +274,13 @@ def load_machines(
     if not issues:
         issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases))
     sentences_path = directory / GUARD_SENTENCES_FILE
-    if require_guard_sentences or sentences_path.exists():
+    if sentences_path.exists():
         sentences, found = parse_guard_sentences(sentences_path)
         issues.extend(found)
         if sentences is not None:
             issues.extend(check_guard_sentences(specs, sentences, guards=guards, file=str(sentences_path)))
+    elif require_guard_sentences:
+        issues.extend(check_guard_sentences(specs, {}, guards=guards, file=f"{sentences_path} (no such file)"))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}
