@@ -173,6 +173,7 @@ def test_explain_dot(capsys: pytest.CaptureFixture[str]) -> None:
 
 @needs_render
 def test_render_text_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ygo_fsm.loader import load_guard_sentences
     from ygo_fsm.render import render_all
 
     out_dir = tmp_path / "diagrams"
@@ -181,7 +182,7 @@ def test_render_text_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     (out_dir / "mine.svg").write_text("<svg/>\n")
     code, out, err = run_cli(capsys, "render", "--out", str(out_dir), "--no-svg")
     assert (code, err) == (0, "")
-    expected = render_all(list(default_rulebook().specs.values()), svg=False)
+    expected = render_all(list(default_rulebook().specs.values()), svg=False, sentences=load_guard_sentences())
     for name, text in expected.items():
         assert (out_dir / name).read_text(encoding="utf-8") == text
         assert str(out_dir / name) in out

@@ -12,9 +12,15 @@ Commands
     (``end_phase.hand_size_adjustment``) or a state id found in one machine only — with its
     rule, the machine it runs, who must act there, its transitions out and what each player
     may do there.
-``render [--out DIR] [--lang zh|en|both] [--no-svg]``
-    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg`` and ``README.md``) into DIR
-    (default ``diagrams``). SVG needs Graphviz's ``dot``.
+``render [--out DIR] [--lang zh|en|both] [--no-svg] [--detail judge|engine] [--profile modern|ocg2008]``
+    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg``, the ``overview`` and
+    ``README.md``) into DIR (default ``diagrams``). SVG needs Graphviz's ``dot``. Labels are
+    for judges (sentence, who acts, guard sentences, citation) unless ``--detail engine``;
+    ``--profile`` draws one rule profile only.
+``site [--out DIR] [--examples DIR]``
+    Write the static rule-review site into DIR (default ``site``): the overview, every
+    machine's diagram with zoom and pan, search, each state's page, the activation matrix and
+    trace playback (the seed examples built in); see :mod:`ygo_fsm.site`.
 ``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files); see
     :mod:`ygo_fsm.scenario` for the format. With several scenarios, ``--trace`` names a
@@ -51,9 +57,11 @@ from typing import Any, TextIO
 from . import __version__
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
+from .explain import StateNameError, _langs, _resolve, explain_lines
+from .loader import load_guard_sentences
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .snapshot import duel_json_schema
-from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
+from .spec import Lang, MachineSpec, StateSpec
 from .trace import TraceRecord, dumps, narrate, read_jsonl, story
 
 PROG = "ygo-fsm"
@@ -140,208 +148,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- explain ----------------------------------------------------------------------------
-
-_ROLE_TEXT = {
-    Role.turn_player: "the turn player",
-    Role.opponent: "the opponent",
-    Role.responder: "the player who may respond to the newest link",
-    Role.last_activator: "the player who added the newest link",
-    Role.trigger_player: "the player whose triggers are being placed",
-}
-_ACTOR_TEXT = {Actor.turn_player: "turn player", Actor.opponent: "opponent",
-               Actor.priority_holder: "player with priority", Actor.engine: "engine"}
-
-
-def _langs(lang: str) -> tuple[Lang, ...]:
-    return (Lang.zh, Lang.en) if lang == "both" else (Lang(lang),)
-
-
-def _label(label: Any, langs: Sequence[Lang]) -> str:
-    return " / ".join(label.text(lang) for lang in langs)
-
-
-def _guards(transition: TransitionSpec) -> str:
-    terms = [*transition.guards, *(f"¬{name}" for name in transition.unless)]
-    return f" [{' ∧ '.join(terms)}]" if terms else ""
-
-
-def _callbacks(transition: TransitionSpec) -> str:
-    return f" / {', '.join(transition.callbacks)}" if transition.callbacks else ""
-
-
-def _resolve(rulebook: Rulebook, name: str) -> tuple[list[tuple[str, StateSpec]] | None, str, StateSpec]:
-    """``(path or None, machine id, state)`` for a full path, ``machine.state`` or a unique id."""
-    try:
-        path = rulebook.resolve_path(name)
-    except KeyError:
-        path = None
-    if path is not None:
-        machine, state = path[-1]
-        return path, machine, state
-    try:
-        machine, state = rulebook.find_state(name)
-    except KeyError:
-        candidates = [f"{spec.id}.{name}" for spec in rulebook.specs.values() if name in spec.state_ids()]
-        if len(candidates) > 1:
-            raise UsageError(f"explain: state {name!r} is in several machines; give one of: "
-                             f"{', '.join(candidates)}") from None
-        raise UsageError(f"explain: unknown state {name!r}; give a full path (main_phase_1.open.turn_player), "
-                         "machine.state (end_phase.hand_size_adjustment) or a state id; "
-                         f"`{PROG} list` shows them") from None
-    return None, machine, state
-
-
-def _who_acts(rulebook: Rulebook, path: list[tuple[str, StateSpec]] | None, state: StateSpec) -> str:
-    if path is not None:
-        for machine, step in reversed(path):
-            if step.priority is not None:
-                where = "" if step is state else f" (declared by {machine}.{step.id})"
-                return f"{_ROLE_TEXT[step.priority]}{where}"
-    if state.priority is not None:
-        return _ROLE_TEXT[state.priority]
-    if state.terminal:
-        return "nobody: the duel is over"
-    if state.final:
-        return "nobody: the machine is finished and the state that runs it receives 'done'"
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        first = child.state(child.initial).priority
-        if first is not None:
-            return f"the players, in machine {child.id}: {_ROLE_TEXT[first]} first"
-        return f"the players act in the states of machine {child.id} (see below)"
-    return "nobody: the engine moves on by itself"
-
-
-def _transition_lines(transition: TransitionSpec, langs: Sequence[Lang], indent: str) -> list[str]:
-    actor = _ACTOR_TEXT[transition.actor]
-    return [
-        f"{indent}{transition.event} ({actor}){_guards(transition)}{_callbacks(transition)} → {transition.dest}"
-        f"   [transition {transition.id}]",
-        f"{indent}    {_label(transition.label, langs)}",
-        f"{indent}    rule: {transition.rule}",
-    ]
-
-
-def _actions_by_role(spec: MachineSpec, state: StateSpec) -> dict[Role, list[TransitionSpec]]:
-    found: dict[Role, list[TransitionSpec]] = {role: [] for role in Role}
-    for transition in spec.outgoing(state.id):
-        if transition.is_player_action:
-            role = state.priority if transition.actor is Actor.priority_holder else Role(transition.actor.value)
-            if role is not None:
-                found[role].append(transition)
-    return found
-
-
-def _action_text(transition: TransitionSpec) -> str:
-    return f"{transition.event}{_guards(transition)} → {transition.dest}"
-
-
-def _player_lines(
-    rulebook: Rulebook, path: list[tuple[str, StateSpec]] | None, machine: str, state: StateSpec,
-    langs: Sequence[Lang],
-) -> list[str]:
-    """What each player may do in ``state``."""
-    spec = rulebook.specs[machine]
-    lines: list[str] = []
-    own = _actions_by_role(spec, state)
-    hidden = {t.event for transitions in own.values() for t in transitions}
-    outer: dict[Role, list[tuple[str, TransitionSpec]]] = {role: [] for role in Role}
-    if path is not None:
-        for outer_machine, outer_state in reversed(path[:-1]):
-            found = _actions_by_role(rulebook.specs[outer_machine], outer_state)
-            for role, transitions in found.items():
-                outer[role].extend((f"{outer_machine}.{outer_state.id}", t) for t in transitions
-                                   if t.event not in hidden)
-            hidden |= {t.event for transitions in found.values() for t in transitions}
-    if state.priority is not None or any(own.values()) or any(outer.values()):
-        shown = [Role.turn_player, Role.opponent]
-        shown += [r for r in Role if r not in shown and (own[r] or outer[r] or state.priority is r)]
-        for role in shown:
-            actions = [_action_text(t) for t in own[role]]
-            actions += [f"{_action_text(t)} (from {where})" for where, t in outer[role]]
-            if actions:
-                lines.append(f"  {_ROLE_TEXT[role]}: {'; '.join(actions)}")
-            elif state.priority is not None and state.priority is not role:
-                lines.append(f"  {_ROLE_TEXT[role]}: nothing; {_ROLE_TEXT[state.priority]} must act here")
-            else:
-                lines.append(f"  {_ROLE_TEXT[role]}: nothing")
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        acting = [s for s in child.states if s.priority is not None]
-        if acting:
-            roles = [s.priority for s in acting if s.priority is not None]
-            first = child.state(child.initial).priority
-            if first in (Role.turn_player, Role.opponent) and len(set(roles)) > 1:
-                second = Role.opponent if first is Role.turn_player else Role.turn_player
-                closing = [s for s in child.states if s.final]
-                rule = f" [{closing[0].rule}]" if closing and closing[0].rule else ""
-                lines.append(f"  Machine {child.id} runs here: {_ROLE_TEXT[first]} acts or passes first, then "
-                             f"{_ROLE_TEXT[second]} acts or passes; when both pass in succession it finishes "
-                             f"and this state is left by 'done'{rule}.")
-            else:
-                lines.append(f"  Machine {child.id} runs here; players act in its states:")
-            for child_state in acting:
-                assert child_state.priority is not None
-                actions = [_action_text(t) for t in child.outgoing(child_state.id) if t.is_player_action]
-                lines.append(f"    {child.id}.{child_state.id} ({_ROLE_TEXT[child_state.priority]}): "
-                             f"{'; '.join(actions) or 'nothing'}")
-        else:
-            nested = [s for s in child.states if s.machine is not None]
-            lines.append(f"  Machine {child.id} runs here; players act inside its states "
-                         + ", ".join(f"{child.id}.{s.id} (▶ {s.machine})" for s in nested) + "."
-                         if nested else f"  Machine {child.id} runs here; no player acts in it.")
-    if not lines:
-        if state.terminal:
-            lines.append("  nothing: the duel is over")
-        elif state.final:
-            lines.append(f"  nothing: {machine} is finished here")
-        else:
-            lines.append("  nothing: no player acts here; the engine moves on")
-    return lines
-
-
 def _cmd_explain(args: argparse.Namespace) -> int:
     rulebook = _rulebook(args)
     langs = _langs(args.lang)
-    path, machine, state = _resolve(rulebook, args.state)
-    spec = rulebook.specs[machine]
-    _out(f"{args.state} — state {state.id} of machine {machine} ({_label(spec.label, langs)})")
-    for lang in langs:
-        _out(f"  {lang.value}: {state.label.text(lang)}")
-    _out(f"  rule: {state.rule or '(none)'}")
-    if path is not None and len(path) > 1:
-        _out(f"  path: {' › '.join(f'{owner}.{step.id}' for owner, step in path)}")
-        for lang in langs:
-            _out(f"        {' › '.join(step.label.text(lang) for _, step in path)}")
-    kind = []
-    if state.id == spec.initial:
-        kind.append(f"the initial state of {machine}")
-    if state.final:
-        kind.append(f"final: {machine} is finished, its parent receives 'done'")
-    if state.terminal:
-        kind.append("terminal: the duel ends here")
-    if kind:
-        _out(f"  kind: {'; '.join(kind)}")
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        _out(f"  runs machine: {child.id} ({_label(child.label, langs)}), starting at {child.initial}")
-    else:
-        _out("  runs machine: none")
-    _out(f"  who must act: {_who_acts(rulebook, path, state)}")
-    outgoing = spec.outgoing(state.id)
-    _out("transitions out:" if outgoing else "transitions out: none")
-    for transition in outgoing:
-        for line in _transition_lines(transition, langs, "  "):
-            _out(line)
-    _out("what each player may do here:")
-    for line in _player_lines(rulebook, path, machine, state, langs):
+    try:
+        lines = explain_lines(rulebook, args.state, langs)
+        _, machine, state = _resolve(rulebook, args.state)
+    except StateNameError as exc:
+        raise UsageError(str(exc)) from None
+    for line in lines:
         _out(line)
     if args.dot:
         from . import render  # lazily: rendering is optional for the rest of the CLI
 
         _out()
-        _out(render.to_dot(spec, lang=args.lang, highlight=state.id).rstrip("\n"))
+        _out(render.to_dot(rulebook.specs[machine], lang=args.lang, highlight=state.id).rstrip("\n"))
     return 0
 
 
@@ -366,8 +187,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
         raise UsageError("render: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
                          "graphviz' or 'brew install graphviz') or pass --no-svg")
     rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    sentences = load_guard_sentences(args.machines)
     try:
-        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg)
+        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg, detail=args.detail,
+                                  sentences=sentences, profile=args.profile)
     except (RuntimeError, ValueError) as exc:
         raise UsageError(f"render: {exc}") from exc
     out: Path = args.out
@@ -379,11 +202,43 @@ def _cmd_render(args: argparse.Namespace) -> int:
             _out(str(target))
         for stale in sorted(out.iterdir()):
             if (stale.suffix in _GENERATED_SUFFIXES and stale.is_file() and stale.stem not in rulebook.specs
-                    and _is_generated(stale)):
+                    and stale.name not in files and _is_generated(stale)):
                 stale.unlink()
                 _out(f"removed {stale} (no such machine)")
     except OSError as exc:
         raise UsageError(f"render: {out}: {exc.strerror or exc}") from exc
+    return 0
+
+
+# --- site -------------------------------------------------------------------------------
+
+_SEED_EXAMPLES = Path(__file__).resolve().parent.parent / "tests" / "scenarios" / "seed"
+
+
+def _cmd_site(args: argparse.Namespace) -> int:
+    try:
+        from . import site  # lazily: the rest of the CLI works without it
+    except ImportError as exc:
+        raise UsageError(f"site: the site builder is not available ({exc})") from exc
+    if shutil.which("dot") is None:
+        raise UsageError("site: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
+                         "graphviz' or 'brew install graphviz')")
+    examples: Path | None = args.examples
+    if examples is None and _SEED_EXAMPLES.is_dir():
+        examples = _SEED_EXAMPLES
+    if examples is not None and not examples.is_dir():
+        raise UsageError(f"site: --examples {examples}: not a directory")
+    rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    out: Path = args.out
+    try:
+        written = site.build_site(out, rulebook, load_guard_sentences(args.machines), examples_dir=examples)
+    except (RuntimeError, ValueError) as exc:
+        raise UsageError(f"site: {exc}") from exc
+    except OSError as exc:
+        raise UsageError(f"site: {out}: {exc.strerror or exc}") from exc
+    for path in written:
+        _out(str(path))
+    _out(f"open {(out / 'index.html').resolve()}")
     return 0
 
 
@@ -535,7 +390,19 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--lang", choices=("zh", "en", "both"), default="both")
     render.add_argument("--no-svg", action="store_true", help="skip SVG (which needs Graphviz's dot)")
     render.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    render.add_argument("--detail", choices=("judge", "engine"), default="judge",
+                        help="judge: sentences, who acts, guard sentences, citations (default); "
+                             "engine: event, guard and callback names")
+    render.add_argument("--profile", choices=("modern", "ocg2008"),
+                        help="draw one rule profile only (default: both, one-profile items marked ◆)")
     render.set_defaults(handler=_cmd_render)
+
+    site_cmd = commands.add_parser("site", help="write the static rule-review site (opens from the file system)")
+    site_cmd.add_argument("--out", type=Path, default=Path("site"), metavar="DIR")
+    site_cmd.add_argument("--examples", type=Path, metavar="DIR",
+                          help="seed scenarios to play as built-in traces (default: tests/scenarios/seed)")
+    site_cmd.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    site_cmd.set_defaults(handler=_cmd_site)
 
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")

@@ -181,7 +181,8 @@ class Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
         return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS,
                                  phases=[phase.value for phase in Phase],
-                                 profiles=[profile.value for profile in Profile], required=("turn",)))
+                                 profiles=[profile.value for profile in Profile], required=("turn",),
+                                 require_guard_sentences=True))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(

@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import DefinitionIssue, MachineDefinitionError
-from .spec import DONE_EVENT, Actor, MachineSpec, TransitionSpec
+from .spec import DONE_EVENT, Actor, GuardSentence, GuardSentences, MachineSpec, TransitionSpec
 from .yamlio import YamlInputError, load_yaml
 
 #: A citation names a seed file (three digits) and a clause marker, e.g.
@@ -40,6 +40,11 @@ CITATION = re.compile(r"^(\d{3}(/\d{3})*|PR17|FET|RBv10) \S")
 """A seed file number (``000``) — or, for a ``modern``-only rule the seeds do not state, an official
 source: ``PR17`` (OCG Perfect Rulebook 2017), ``FET`` (the Fast Effect Timing chart), ``RBv10``
 (Rulebook v10) — then the clause."""
+
+
+#: The file beside the machine declarations that gives every guard its sentence (it declares
+#: no machine).
+GUARD_SENTENCES_FILE = "guards.yaml"
 
 
 def machines_dir() -> Path:
@@ -343,15 +348,18 @@ def load_machines(
     phases: Collection[str] = (),
     profiles: Collection[str] = (),
     required: Collection[str] = (),
+    require_guard_sentences: bool = False,
 ) -> dict[str, MachineSpec]:
     """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`);
     the machine ids in ``required`` must be among them (a duel needs ``turn``).
 
-    Returns the specs by id, in file-name order. Raises
+    Returns the specs by id, in file-name order. The guard sentences
+    (:data:`GUARD_SENTENCES_FILE`) are checked too when the directory has that file or
+    ``require_guard_sentences`` is set: every guard a transition uses needs one. Raises
     :class:`~ygo_fsm.errors.MachineDefinitionError` listing every problem found.
     """
     directory = machines_dir() if directory is None else directory
-    files = sorted(directory.glob("*.yaml"))
+    files = [path for path in sorted(directory.glob("*.yaml")) if path.name != GUARD_SENTENCES_FILE]
     issues: list[DefinitionIssue] = []
     specs: list[MachineSpec] = []
     if not files:
@@ -371,6 +379,78 @@ def load_machines(
                 issues.append(DefinitionIssue(str(directory), machine_id, "(directory)", message))
     if not issues:
         issues.extend(engine_cycle_issues(specs))
+    sentences_path = directory / GUARD_SENTENCES_FILE
+    if sentences_path.exists():
+        sentences, found = parse_guard_sentences(sentences_path)
+        issues.extend(found)
+        if sentences is not None:
+            issues.extend(check_guard_sentences(specs, sentences, guards=guards, file=str(sentences_path)))
+    elif require_guard_sentences:
+        issues.extend(check_guard_sentences(specs, {}, guards=guards, file=f"{sentences_path} (no such file)"))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}
+
+
+# --------------------------------------------------------------------------- guard sentences
+
+
+def parse_guard_sentences(path: Path) -> tuple[dict[str, GuardSentence] | None, list[DefinitionIssue]]:
+    """Read the guard-sentence file (safe YAML): ``guards: {name: {zh, en, rule, profile}}``."""
+    file = str(path)
+    item = "guards"
+    if not path.exists():
+        return None, [DefinitionIssue(file, item, "(file)", "missing: every guard needs a sentence (zh, en, rule)")]
+    try:
+        raw = load_yaml(path)
+    except YamlInputError as exc:
+        return None, [DefinitionIssue(file, item, exc.where, exc.problem)]
+    if not isinstance(raw, dict):
+        return None, [DefinitionIssue(file, item, "(file)", "expected a mapping 'guards: {name: {zh, en, rule}}'")]
+    try:
+        parsed = GuardSentences.model_validate(raw)
+    except ValidationError as exc:
+        return None, _schema_issues(file, item, exc)
+    return dict(parsed.guards), []
+
+
+def check_guard_sentences(
+    specs: Iterable[MachineSpec],
+    sentences: Mapping[str, GuardSentence],
+    *,
+    guards: Collection[str],
+    file: str,
+) -> list[DefinitionIssue]:
+    """Every known guard a transition uses has a sentence; every sentence names a known guard
+    and cites its rule (DESIGN "Layers" 1: each guard with a zh/en sentence)."""
+    issues: list[DefinitionIssue] = []
+    for spec in specs:
+        for transition in spec.transitions:
+            for name in dict.fromkeys((*transition.guards, *transition.unless)):
+                if name in guards and name not in sentences:
+                    issues.append(DefinitionIssue(spec.source_file, spec.id, f"transition {transition.id}",
+                                                  f"guard {name!r} has no sentence in {file}"))
+    for name, sentence in sentences.items():
+        if name not in guards:
+            issues.append(DefinitionIssue(file, "guards", f"guard {name}", "sentence for an unknown guard"))
+        if not sentence.rule.strip():
+            issues.append(DefinitionIssue(file, "guards", f"guard {name}", "missing rule citation (rule: seed "
+                                          "file + clause, e.g. '000 ●ドローフェイズ【２】')"))
+        elif not CITATION.match(sentence.rule):
+            issues.append(DefinitionIssue(file, "guards", f"guard {name}", f"malformed rule citation "
+                                          f"{sentence.rule!r}: expected seed file number then clause"))
+    return issues
+
+
+def load_guard_sentences(directory: Path | None = None) -> dict[str, GuardSentence]:
+    """The guard sentences beside the declarations in ``directory`` (default :func:`machines_dir`);
+    empty when that directory has no :data:`GUARD_SENTENCES_FILE`. Raises
+    :class:`~ygo_fsm.errors.MachineDefinitionError` when the file is malformed."""
+    directory = machines_dir() if directory is None else directory
+    path = directory / GUARD_SENTENCES_FILE
+    if not path.exists():
+        return {}
+    sentences, issues = parse_guard_sentences(path)
+    if issues or sentences is None:
+        raise MachineDefinitionError(issues)
+    return sentences
