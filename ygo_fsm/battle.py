@@ -20,7 +20,8 @@ module answers what it does. Rules used here:
 
 from __future__ import annotations
 
-from .cards import Event, Op
+from . import durations
+from .cards import Cause, Event, Op
 from .effects import conditions_hold, effects_of, find
 from .events import emit
 from .game import Position, TurnEffect, Zone, other_player
@@ -222,7 +223,7 @@ def _name(game: GameState, uid: str) -> str:
 
 
 def _battle_damage(game: GameState, player: str, amount: int) -> None:
-    if amount <= 0:
+    if amount <= 0 or durations.applies(game, "no_battle_damage", player):
         return
     game.attack_damage(player, amount)
     emit(game, Event.battle_damage, player)
@@ -237,7 +238,7 @@ def send_destroyed(game: GameState) -> None:
     for uid in attack.destroyed:
         monster = _monster(game, uid)
         if monster is not None:
-            to_graveyard(game, monster, destroyed=True)
+            to_graveyard(game, monster, destroyed=True, cause=Cause.battle.value)
             sent.append(monster.name)
     if sent:
         game.say("伤害阶段结束时，战斗破坏的" + "".join(f"「{n}」" for n in sent) + "送去墓地")

@@ -16,7 +16,7 @@ vocabulary (:class:`Op`) — or, for library users, a Python callable registered
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import lru_cache
 from importlib import resources
@@ -26,6 +26,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from . import vocabulary
 from .errors import ScenarioError
 
 
@@ -90,6 +91,49 @@ class Phase(str, Enum):
     end_phase = "end_phase"
 
 
+class Duration(str, Enum):
+    """How long an effect lasts (『…为止』). The phases of :class:`Phase` end it in that phase's
+    open game state, without a chain link (000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁））;
+    the others end at a point of the turn."""
+
+    standby_phase = "standby_phase"
+    battle_end_step = "battle_end_step"
+    """Until the end of the Battle Phase (004 ●…直到战斗阶段结束时为止)."""
+    end_phase = "end_phase"
+    """Until the End Phase (000 ●エンドフェイズ【２】)."""
+    end_of_damage_step = "end_of_damage_step"
+    """Until the end of the Damage Step (004 伤害步骤 ⑤伤害步骤结束时)."""
+    end_of_turn = "end_of_turn"
+    """Until the end of the turn: after the hand size adjustment, as the turn ends (000 ●エンドフェイズ【３】
+    then the turn's end)."""
+
+    @property
+    def phase(self) -> Phase | None:
+        """The phase whose open game state ends it, if it ends in one."""
+        return Phase(self.value) if self.value in Phase._value2member_map_ else None
+
+
+class Timing(str, Enum):
+    """Named phases and steps a condition may require (``during:``); each is a state id of the
+    machines (the test suite checks it)."""
+
+    draw_phase = "draw_phase"
+    standby_phase = "standby_phase"
+    main_phase_1 = "main_phase_1"
+    battle_phase = "battle_phase"
+    main_phase_2 = "main_phase_2"
+    end_phase = "end_phase"
+    start_step = "start_step"
+    battle_step = "battle_step"
+    damage_step = "damage_step"
+    start_of_damage_step = "start_of_damage_step"
+    before_damage_calculation = "before_damage_calculation"
+    damage_calculation = "damage_calculation"
+    after_damage_calculation = "after_damage_calculation"
+    end_of_damage_step = "end_of_damage_step"
+    end_step = "end_step"
+
+
 class Event(str, Enum):
     """Things that happen; triggers and cards with a specific timing respond to them."""
 
@@ -115,6 +159,57 @@ class Event(str, Enum):
     flip_summoned = "flip_summoned"
     position_changed = "position_changed"
     flipped = "flipped"
+    tribute_summoned = "tribute_summoned"
+    """A monster was tribute summoned (000 【怪兽通常***…】: a normal summon with tributes)."""
+    sent_to_graveyard = "sent_to_graveyard"
+    """Any card was sent to the graveyard (from the hand, the field or the deck: ``origin:``)."""
+    banished = "banished"
+    returned_to_hand = "returned_to_hand"
+    targeted = "targeted"
+    """A card was chosen as the target of an activated effect (the link's target)."""
+    card_activated = "card_activated"
+    """Any card or effect was activated."""
+    monster_effect_activated = "monster_effect_activated"
+    lp_paid = "lp_paid"
+
+
+class Subject(str, Enum):
+    """Whose event a trigger or a "when …" card answers."""
+
+    any = "any"
+    this_card = "this_card"
+    """This card itself (「このカードが破壊され墓地へ送られた時」)."""
+    own = "own"
+    """A card of the effect's controller (a monster you control …)."""
+    opponent = "opponent"
+    """A card of the opponent (a monster your opponent controls …)."""
+
+
+class Cause(str, Enum):
+    """What caused an event."""
+
+    any = "any"
+    battle = "battle"
+    """Destroyed by battle (004 伤害步骤 ⑤: sent to the graveyard at the end of the Damage Step)."""
+    effect = "effect"
+    """By a card effect (a resolution)."""
+    opponent_effect = "opponent_effect"
+    """By a card effect the opponent controls."""
+    cost = "cost"
+    """As a cost (tributed, discarded, banished or sent to pay for an activation)."""
+    hand_size_rule = "hand_size_rule"
+    """Discarded for the hand size limit (000 ●エンドフェイズ【３】手卡调整)."""
+
+
+class Origin(str, Enum):
+    """Where a card came from for its event (summoned from, sent from)."""
+
+    any = "any"
+    hand = "hand"
+    field = "field"
+    deck = "deck"
+    graveyard = "graveyard"
+    banished = "banished"
 
 
 class Op(str, Enum):
@@ -143,6 +238,13 @@ class Op(str, Enum):
     last_battle_judgement = "last_battle_judgement"  # 000 结果Ａ/Ｂ: who controls a monster wins; none → draw
     pay_lp = "pay_lp"                          # amount paid by `to` (not damage)
     halve_atk = "halve_atk"                    # `what: attacker`: its ATK is halved
+    modify_def = "modify_def"
+    return_to_deck = "return_to_deck"          # the card to the top of its owner's deck
+    take_control = "take_control"              # the target to the controller's field (`until:` it returns)
+    token = "token"                            # `amount` tokens (`atk`, `def`, `name`) to `to`'s field
+    search = "search"                          # a card matching `what` from the deck to the hand (not a draw)
+    negate_effects = "negate_effects"          # the monster's effects are negated (`until:`)
+    no_battle_damage = "no_battle_damage"      # the controller takes no battle damage (`until:`)
     callable = "callable"                      # a registered Python resolution (library users)
 
 
@@ -161,14 +263,19 @@ class Operation(_Model):
     to: Literal["opponent", "controller", "turn_player", "both"] = "opponent"
     """Whom it affects, relative to the link's controller (``both``: each player)."""
     what: str = "target"
-    """What it affects: ``target``, ``self``, ``all_monsters``, ``all_except_target``, ``own_monster``,
-    a card id, a race (``spellcaster``) or ``level_N``."""
+    """What it affects: ``target``, ``self``, ``event_card`` (the card whose event the effect
+    answers), ``attacker``, ``all_monsters``, ``all_except_target``, ``own_monster``,
+    a card id, a race (``spellcaster``) or ``level_N``; :mod:`ygo_fsm.vocabulary` says which
+    operation takes which."""
     from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
-    position: str = "attack"
+    position: Literal["attack", "defence", "face_down_defence"] = "attack"
     destroy: bool = False
-    until: Phase | None = None
-    """For ``modify_atk`` / ``halve_atk``: the change lasts until that phase (『…为止』), where it ends
-    without a chain link."""
+    until: Duration | None = None
+    """The change lasts until then (『…为止』) and is undone without a chain link."""
+    turns: int = Field(default=0, ge=0)
+    """With ``until``: it lasts that many of the controller's turns more (『…ターン』)."""
+    atk: int = 0
+    defence: int = Field(default=0, alias="def")
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 
@@ -183,6 +290,21 @@ class Cost(_Model):
     tribute_self: bool = False
     tribute_other: int = 0
     """Number of other monsters of the controller tributed."""
+    tribute_named: str = ""
+    """…each of them this card (its id), when given."""
+    discard: int = Field(default=0, ge=0)
+    """Cards discarded from the hand."""
+    discard_self: bool = False
+    """This card is discarded (an effect activated from the hand)."""
+    banish_self: bool = False
+    banish_from_graveyard: int = Field(default=0, ge=0)
+    """Cards of the controller's graveyard banished."""
+    send_own_monster: int = Field(default=0, ge=0)
+    """Monsters the controller controls sent to the graveyard (not tributed)."""
+
+    @property
+    def is_free(self) -> bool:
+        return self == Cost()
 
 
 class Conditions(_Model):
@@ -207,6 +329,16 @@ class Conditions(_Model):
     (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""
     summoned_by_own_effect: bool = False
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
+    during: tuple[Timing, ...] = ()
+    """Only during one of these phases or steps (with ``own_turn`` / ``opponent_turn``: whose)."""
+    attacked_this_turn: bool = False
+    """This card declared an attack this turn."""
+    attack_is_direct: bool = False
+    """The attack in progress is a direct attack."""
+    controls_no_monster: bool = False
+    """The controller controls no monster."""
+    lp_at_least: int | None = None
+    opponent_lp_at_most: int | None = None
 
 
 class Target(str, Enum):
@@ -218,6 +350,18 @@ class Target(str, Enum):
     own_monster = "own_monster"
     spell_trap = "spell_trap"
     optional_opponent_monster = "optional_opponent_monster"
+    face_up_monster = "face_up_monster"
+    opponent_face_up_monster = "opponent_face_up_monster"
+    own_graveyard_monster = "own_graveyard_monster"
+    opponent_graveyard_monster = "opponent_graveyard_monster"
+    graveyard_monster = "graveyard_monster"
+    """A monster in either graveyard."""
+    field_card = "field_card"
+    """A card on the field of either player."""
+    set_spell_trap = "set_spell_trap"
+    face_up_spell_trap = "face_up_spell_trap"
+    event_card = "event_card"
+    """The card whose event opened the window the effect answers."""
 
 
 class EffectSpec(_Model):
@@ -231,13 +375,21 @@ class EffectSpec(_Model):
     location: Location = Location.field
     events: tuple[Event, ...] = ()
     """Events it responds to; empty with no phase = no specific timing (like 「サイクロン」)."""
+    subject: Subject = Subject.any
+    """Whose event it answers (``this_card``: only this card's own)."""
+    cause: Cause = Cause.any
+    """What must have caused the event."""
+    origin: Origin = Origin.any
+    """Where the event's card came from."""
     phase: Phase | None = None
     """A phase effect: activated or processed in this phase, once."""
     conditions: Conditions = Conditions()
     cost: Cost = Cost()
     target: Target = Target.none
     once_per_turn: bool = False
-    """Activated at most once per turn."""
+    """Activated at most once per turn (per copy of the card)."""
+    once_per_turn_name: bool = False
+    """Activated at most once per turn for all copies of the card (『1ターンに1度…この効果は同名カード…』)."""
     forbids: str = Field(default="", pattern="^(|special_summon)$")
     """For a continuous effect of a face-up card: what neither player may do while it applies
     (「昇霊術師 ジョウゲン」: special summons)."""
@@ -341,28 +493,177 @@ def library_path() -> Path:
     return Path(str(packaged))
 
 
-def load_library(path: Path | None = None) -> dict[str, CardSpec]:
-    """Read a card library file (safe YAML). Errors are one line naming the file and the card."""
-    path = library_path() if path is None else path
+# --- semantic checks ----------------------------------------------------------------------
+
+
+def _what_allowed(op: str, what: str) -> bool:
+    allowed = vocabulary.OPERATION_WHAT.get(op, frozenset())
+    if what in allowed:
+        return True
+    return "*" in allowed and what not in ("target", "self", "event_card", "attacker")
+
+
+def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]]:
+    """(field, message) for each way ``effect`` of ``card`` cannot mean what it says."""
+    problems: list[tuple[str, str]] = []
+    kind = effect.kind.value
+    if kind not in vocabulary.KINDS_BY_CARD_TYPE[card.type.value]:
+        problems.append(("kind", f"a {card.type.value} card cannot have a {kind} effect; "
+                                 f"kinds: {', '.join(sorted(vocabulary.KINDS_BY_CARD_TYPE[card.type.value]))}"))
+    answers_events = bool(effect.events)
+    for name, value in (("subject", effect.subject is not Subject.any), ("cause", effect.cause is not Cause.any),
+                        ("origin", effect.origin is not Origin.any)):
+        if value and not answers_events:
+            problems.append((name, f"{name} narrows the events the effect answers, but it answers none (give events:)"))
+    if effect.kind in (EffectKind.trigger, EffectKind.flip) and not effect.events and effect.phase is None \
+            and effect.kind is EffectKind.trigger:
+        problems.append(("events", "a trigger effect needs events: (or a phase:) to answer"))
+    if not effect.starts_chain_link and (effect.once_per_turn or effect.once_per_turn_name):
+        problems.append(("once_per_turn", f"a {kind} effect is not activated; once per turn means nothing here"))
+    if effect.kind is not EffectKind.continuous and (effect.forbids or effect.applies_at):
+        problems.append(("forbids" if effect.forbids else "applies_at", "only a continuous effect forbids or applies"))
+    if effect.target is Target.event_card and not answers_events:
+        problems.append(("target", "event_card targets the card of the event it answers, but it answers none"))
+    cost = effect.cost
+    for name, locations in vocabulary.COST_LOCATIONS.items():
+        if getattr(cost, name) and effect.location.value not in locations:
+            problems.append((f"cost.{name}", f"never payable: the card is in the {effect.location.value} "
+                                             f"(it must be in the {' or '.join(sorted(locations))})"))
+    if cost.tribute_self and card.type is not CardType.monster:
+        problems.append(("cost.tribute_self", "never payable: only a monster can be tributed"))
+    if cost.pay_lp < 0:
+        problems.append(("cost.pay_lp", "never payable: a negative amount"))
+    for index, operation in enumerate(effect.resolution):
+        where = f"resolution[{index}]"
+        op = operation.op.value
+        given = operation.model_fields_set
+        what = operation.what if "what" in given else vocabulary.DEFAULT_WHAT.get(op, "target")
+        allowed = vocabulary.OPERATION_WHAT.get(op)
+        if "what" in given and allowed is None:
+            problems.append((f"{where}.what", f"{op} takes no what: (it would be ignored)"))
+        elif allowed is not None and not _what_allowed(op, what):
+            shown = sorted(w if w != "*" else vocabulary.CARD_FILTERS for w in allowed)
+            problems.append((f"{where}.what", f"{op} does not take what: {what}; it takes {', '.join(shown)}"))
+        if allowed is not None and what == "target" and effect.target is Target.none:
+            problems.append((f"{where}.what", f"{op} acts on the target, but the effect takes none (give target:)"))
+        if what == "event_card" and not answers_events:
+            problems.append((f"{where}.what", "event_card is the card of the event the effect answers, "
+                                              "but it answers none (give events:)"))
+        if operation.amount_of and operation.amount_of not in vocabulary.AMOUNTS_OF:
+            problems.append((f"{where}.amount_of", f"unknown amount_of {operation.amount_of!r}; "
+                                                   f"known: {', '.join(sorted(vocabulary.AMOUNTS_OF))}"))
+        if operation.amount_of in vocabulary.TARGETED_AMOUNTS and effect.target is Target.none:
+            problems.append((f"{where}.amount_of",
+                             f"{operation.amount_of} reads the target, but the effect takes none"))
+        if "until" in given and op not in vocabulary.LASTING_OPERATIONS:
+            problems.append((f"{where}.until", f"{op} does not last; until: would be ignored"))
+        if "turns" in given and operation.until is None:
+            problems.append((f"{where}.turns", "turns: counts turns of a lasting effect (give until:)"))
+        if "position" in given and op not in vocabulary.POSITION_OPERATIONS:
+            problems.append((f"{where}.position", f"{op} takes no position: (it would be ignored)"))
+        if "from_" in given and op not in vocabulary.SOURCE_OPERATIONS:
+            problems.append((f"{where}.from", f"{op} takes no from: (it would be ignored)"))
+        if op == "callable" and not operation.name:
+            problems.append((f"{where}.name", "callable needs the registered resolution's name"))
+    return problems
+
+
+def card_problems(card: CardSpec) -> list[str]:
+    """Each way the card's effects cannot mean what they say, as ``effects[i] (kind): field: message``:
+    an effect kind that does not fit the card type, an operation acting on a target the effect does
+    not take, a ``what:`` the operation does not take, a field that would be ignored, a cost that
+    can never be paid (:mod:`ygo_fsm.vocabulary` holds the tables)."""
+    lines = []
+    for index, effect in enumerate(card.effects):
+        for where, message in _effect_problems(card, effect):
+            lines.append(f"effects[{index}] ({effect.kind.value}): {where}: {message}")
+    return lines
+
+
+# --- reading card files ---------------------------------------------------------------------
+
+
+def read_card_file(path: str | Path) -> tuple[dict[str, CardSpec], list[str]]:
+    """Read a card file (safe YAML; the library format: a mapping with a ``cards`` list) and check
+    every card. Returns the cards that are valid and one line per problem, each naming the file,
+    the card, the effect and the field."""
+    path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ScenarioError(f"{path}: cannot read card library: {str(exc).splitlines()[0]}") from exc
-    if not isinstance(raw, dict) or not isinstance(raw.get("cards"), list):
-        raise ScenarioError(f"{path}: expected a mapping with a 'cards' list")
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+        return {}, [f"{path}: cannot read card file: {reason}"]
+    return parse_cards(raw, source=str(path))
+
+
+def parse_cards(raw: object, *, source: str) -> tuple[dict[str, CardSpec], list[str]]:
+    """Validate already-read card data (``{cards: [...]}`` or a list of cards): the cards that are
+    valid, and one line per problem (``source: card ID: effects[i] (kind): field: message``)."""
+    items = raw.get("cards") if isinstance(raw, dict) else raw
+    if isinstance(raw, dict) and set(raw) - {"cards"}:
+        return {}, [f"{source}: unknown field(s) {', '.join(sorted(map(str, set(raw) - {'cards'})))}; "
+                    "a card file is a mapping with a 'cards' list"]
+    if not isinstance(items, list):
+        return {}, [f"{source}: expected a mapping with a 'cards' list"]
     cards: dict[str, CardSpec] = {}
-    for index, item in enumerate(raw["cards"]):
+    problems: list[str] = []
+    for index, item in enumerate(items):
         name = item.get("id", f"cards[{index}]") if isinstance(item, dict) else f"cards[{index}]"
         try:
             card = CardSpec.model_validate(item)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise ScenarioError(f"{path}: card {name}: {where}: {first['msg']}") from exc
+            for error in exc.errors():
+                where = _field_path(error["loc"])
+                problems.append(f"{source}: card {name}: {where}: {error['msg'].removeprefix('Value error, ')}")
+            continue
         if card.id in cards:
-            raise ScenarioError(f"{path}: card {card.id}: duplicate card id")
-        cards[card.id] = card
+            problems.append(f"{source}: card {card.id}: duplicate card id")
+            continue
+        found = card_problems(card)
+        problems += [f"{source}: card {card.id}: {line}" for line in found]
+        if not found:
+            cards[card.id] = card
+    return cards, problems
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(card)"
+
+
+def load_library(path: str | Path | None = None) -> dict[str, CardSpec]:
+    """Read a card library file (safe YAML) and check it. Raises :class:`ScenarioError` with one
+    line naming the file, the card, the effect and the field of the first problem.
+
+    >>> sorted(load_library(library_path()))[:2]
+    ['apophis_avatar', 'beetle_armor_knight']
+    """
+    cards, problems = read_card_file(library_path() if path is None else path)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ScenarioError(problems[0] + more)
     return cards
+
+
+def merge(*libraries: Mapping[str, CardSpec], shadow: bool = False) -> dict[str, CardSpec]:
+    """One library from several, in order. A card id given twice is an error unless ``shadow``
+    (then the later card wins): a user's card never silently replaces a built-in one.
+
+    >>> mine = default_library()["cyclone"].model_copy(update={"name_ja": "my cyclone"})
+    >>> merge(default_library(), {"cyclone": mine})
+    Traceback (most recent call last):
+    ...
+    ygo_fsm.errors.ScenarioError: card cyclone: the id is already in the library (give the card its own id)
+    """
+    merged: dict[str, CardSpec] = {}
+    for library in libraries:
+        for card_id, card in library.items():
+            if card_id in merged and not shadow and merged[card_id] != card:
+                raise ScenarioError(f"card {card_id}: the id is already in the library (give the card its own id)")
+            merged[card_id] = card
+    return merged
 
 
 @lru_cache(maxsize=1)

@@ -214,6 +214,13 @@ class Occurrence:
     uid: str | None = None
     deferred: bool = False
     """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
+    cause: str = ""
+    """What caused it (a :class:`~ygo_fsm.cards.Cause` value: ``battle``, ``effect``, ``cost``,
+    ``hand_size_rule``; ``""`` when nothing in particular)."""
+    by: str = ""
+    """The player whose card's effect caused it (``""``: none)."""
+    origin: str = ""
+    """Where the card came from (an :class:`~ygo_fsm.cards.Origin` value; ``""``: not a move)."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +237,14 @@ class Expiry:
     """The ATK change to undo."""
     source: str
     """The card the effect came from (for narration)."""
+    kind: str = "atk"
+    """What ends: ``atk`` (an ATK/DEF change), ``control`` (the monster returns to its owner),
+    ``banished`` (the monster returns from banishment), ``negated`` (its effects apply again),
+    ``no_battle_damage`` (the controller takes battle damage again)."""
+    defence: int = 0
+    """The DEF change to undo."""
+    turn: int = 0
+    """For effects lasting several turns: the turn in which it ends (0: the first time its point comes)."""
 
 
 @dataclass
@@ -249,6 +264,8 @@ class Link:
     and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+    event_card: str | None = None
+    """The card whose event the effect answered (its ``what: event_card``)."""
 
 
 @dataclass

@@ -206,6 +206,8 @@ def succeed(game: GameState) -> None:
             event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
     game.events[:0] = summon.deferred
     emit(game, event, summon.player, card.uid)
+    if summon.kind == "normal" and summon.tributes:
+        emit(game, Event.tribute_summoned, summon.player, card.uid)
     if summon.kind == "flip":
         emit(game, Event.flipped, summon.player, card.uid)
     game.last_action_summon = summon.kind != "set"
