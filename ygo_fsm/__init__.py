@@ -6,6 +6,7 @@
 'draw_phase.before_draw_window.turn_player'
 """
 
+from .cards import CardSpec, default_library, load_library, merge
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import (
@@ -21,6 +22,7 @@ from .trace import TraceRecord
 
 __all__ = [
     "Action",
+    "CardSpec",
     "Duel",
     "EngineError",
     "HandLimitEffect",
@@ -37,6 +39,9 @@ __all__ = [
     "TraceRecord",
     "TurnEffect",
     "YgoFsmError",
+    "default_library",
     "default_rulebook",
+    "load_library",
+    "merge",
 ]
 __version__ = "0.1.0"

@@ -472,6 +472,36 @@ class CardSpec(_Model):
         return self.name_zh if lang == "zh_cn" else self.name_ja
 
 
+class CardFile(_Model):
+    """A card file: the built-in library's format, and users' card files (``--cards``, a scenario's
+    ``library:``)."""
+
+    cards: tuple[CardSpec, ...]
+
+
+def card_file_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a card file (``ygo-fsm schema cards``)."""
+    schema = CardFile.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "ygo-fsm card file",
+            "description": "Cards and their effects; the vocabulary is docs/effects.md.",
+            **{key: value for key, value in schema.items() if key not in ("title", "description")}}
+
+
+def responds_to(effect: EffectSpec) -> str:
+    """What an effect responds to, in short: its events (with subject, cause, origin), its phase,
+    ``no specific timing``, or ``applies`` for effects that are not activated."""
+    if effect.kind is EffectKind.continuous:
+        return f"applies at {effect.applies_at}" if effect.applies_at else "applies"
+    if effect.phase is not None:
+        return f"phase {effect.phase.value}"
+    if not effect.events:
+        return "no specific timing"
+    narrowed = [f"{name} {value.value}" for name, value in
+                (("subject", effect.subject), ("cause", effect.cause), ("origin", effect.origin))
+                if value.value != "any"]
+    return ", ".join(e.value for e in effect.events) + (f" ({'; '.join(narrowed)})" if narrowed else "")
+
+
 Resolution = Callable[[Any, Any], None]
 """A Python resolution: called with (duel, link)."""
 

@@ -2,9 +2,14 @@
 
 Commands
 ========
-``check [--machines DIR]``
+``check [--machines DIR] [--cards FILE]...``
     Load and validate the machine declarations; print ``ok: N machines, S states,
-    T transitions``, or each problem on its own line (file, machine, item) on stderr.
+    T transitions``, or each problem on its own line (file, machine, item) on stderr. With
+    ``--cards``, check card files instead: ``ok: N cards`` per file, or one line per problem
+    (file, card, effect, field) on stderr and exit 2.
+``cards [FILE...]``
+    List cards (the built-in library, or the files given): id, type, names, and for each
+    effect its kind, spell speed and what it responds to.
 ``list [--lang zh|en]``
     Every machine with its label and its states.
 ``explain STATE [--lang zh|en|both]``
@@ -15,10 +20,10 @@ Commands
 ``render [--out DIR] [--lang zh|en|both] [--no-svg]``
     Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg`` and ``README.md``) into DIR
     (default ``diagrams``). SVG needs Graphviz's ``dot``.
-``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
-    Play scenario files (a directory stands for its ``*.yaml`` files); see
-    :mod:`ygo_fsm.scenario` for the format.
-``schema scenario|trace|machine``
+``run FILE... [--cards FILE]... [--narrate] [--story] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
+    Play scenario files (a directory stands for its ``*.yaml`` files) with the cards of the
+    ``--cards`` files added to the built-in library; see :mod:`ygo_fsm.scenario` for the format.
+``schema scenario|trace|machine|cards``
     Print a JSON Schema.
 ``narrate TRACE.jsonl [--lang zh|en]``
     Print the narration of a JSON Lines trace.
@@ -41,6 +46,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .cards import CardSpec, card_file_json_schema, default_library, library_path, read_card_file, responds_to
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
@@ -76,7 +82,37 @@ def _err(text: str) -> None:
 # --- check ------------------------------------------------------------------------------
 
 
+def _card_files(paths: Sequence[Path]) -> tuple[dict[str, CardSpec], list[str], list[tuple[Path, int]]]:
+    """The cards of ``paths``, every problem (one line each), and the number of cards per file.
+    A card id already in the built-in library or in an earlier file is a problem."""
+    cards: dict[str, CardSpec] = {}
+    problems: list[str] = []
+    counts = []
+    for path in paths:
+        found, file_problems = read_card_file(path)
+        problems += file_problems
+        builtin = path.resolve() == library_path().resolve()
+        for card_id, card in found.items():
+            if card_id in default_library() and not builtin:
+                problems.append(f"{path}: card {card_id}: the id is a built-in card's (give the card its own id)")
+            elif card_id in cards:
+                problems.append(f"{path}: card {card_id}: the id is already given by an earlier --cards file")
+            else:
+                cards[card_id] = card
+        counts.append((path, len(found)))
+    return cards, problems, counts
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.cards:
+        _, problems, counts = _card_files(args.cards)
+        for problem in problems:
+            _err(problem)
+        if problems:
+            return 2
+        for path, count in counts:
+            _out(f"ok: {path}: {count} cards")
+        return 0
     try:
         rulebook = Rulebook.load(args.machines)
     except MachineDefinitionError as exc:
@@ -87,6 +123,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
     states = sum(len(spec.states) for spec in specs)
     transitions = sum(len(spec.transitions) for spec in specs)
     _out(f"ok: {len(rulebook.specs)} machines, {states} states, {transitions} transitions")
+    return 0
+
+
+# --- cards ------------------------------------------------------------------------------
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    if args.files:
+        cards, problems, _ = _card_files(args.files)
+        if problems:
+            for problem in problems:
+                _err(problem)
+            return 2
+    else:
+        cards = default_library()
+    for card in cards.values():
+        stats = f" ATK {card.atk} DEF {card.defence} level {card.level}" if card.type.value == "monster" else ""
+        _out(f"{card.id} — {card.type.value}{stats} 「{card.name_ja}」 {card.name_zh}")
+        for number, effect in enumerate(card.effects, start=1):
+            speed = f"spell speed {effect.spell_speed}" if effect.spell_speed else "not activated"
+            _out(f"    {number}. {effect.kind.value} ({speed}); {effect.location.value}; "
+                 f"responds to: {responds_to(effect)}")
     return 0
 
 
@@ -391,12 +449,17 @@ def _one_line(text: str) -> str:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     rulebook = default_rulebook()
+    extra = None
+    if args.cards:
+        extra, problems, _ = _card_files(args.cards)
+        if problems:
+            raise UsageError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     results: list[ScenarioResult] = []
     invalid = 0
     last: ScenarioResult | None = None
     for path in _scenario_files(args.files):
         try:
-            scenario = load_scenario(path, rulebook=rulebook)
+            scenario = load_scenario(path, rulebook=rulebook, library=extra)
         except ScenarioError as exc:
             _err(_one_line(str(exc)))
             invalid += 1
@@ -442,6 +505,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "scenario": scenario_json_schema,
         "trace": TraceRecord.model_json_schema,
         "machine": MachineSpec.model_json_schema,
+        "cards": card_file_json_schema,
     }
     _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
     return 0
@@ -473,7 +537,13 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="load and validate the machine declarations")
     check.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    check.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                       help="check this card file instead (repeatable)")
     check.set_defaults(handler=_cmd_check)
+
+    cards = commands.add_parser("cards", help="list cards: kinds, spell speeds, what each effect responds to")
+    cards.add_argument("files", nargs="*", type=Path, metavar="FILE", help="card files (default: the built-in library)")
+    cards.set_defaults(handler=_cmd_cards)
 
     listing = commands.add_parser("list", help="list the machines and their states")
     listing.add_argument("--lang", choices=("zh", "en"), default="zh")
@@ -495,6 +565,8 @@ def _parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")
+    run.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                     help="a card file whose cards the scenarios may use (repeatable)")
     run.add_argument("--narrate", action="store_true", help="print each scenario's narrated trace")
     run.add_argument("--story", action="store_true",
                      help="print each scenario's trace told as the seeds tell their examples")
@@ -506,7 +578,7 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=("scenario", "trace", "machine"))
+    schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards"))
     schema.set_defaults(handler=_cmd_schema)
 
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")

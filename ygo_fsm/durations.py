@@ -10,10 +10,10 @@ end N turns later. Where it ends:
 - ``end_of_turn``: as the turn ends, after the hand size adjustment (000 ●エンドフェイズ【３】【４】).
 
 Ending one undoes it: the ATK/DEF change is taken back, a monster whose control was taken
-returns to its owner's field, a banished monster returns to the field as a new monster (it
-is a new card for the rules: Konami OCG Perfect Rulebook 2017, "a card that leaves the field
-and returns is treated as a new card"), negated effects apply again, battle damage is taken
-again.
+returns to its owner's field (Yugipedia, "Change of Heart": control until the End Phase), a
+temporarily banished monster returns to the field having forgotten the changes applied to it
+("Interdimensional Matter Transporter"; a monster that returns is a new monster, see the issue
+on the ``modern`` profile), negated effects apply again, battle damage is taken again.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from .cards import (
     Op,
     Phase,
     Target,
+    Timing,
 )
 from .game import SPELL_TRAP_ZONES, Zone, other_player
 from .spec import ActivationLimit
@@ -99,14 +100,23 @@ def activation_limit(game: GameState) -> ActivationLimit | None:
     return None
 
 
+_DAMAGE_STEP_TIMINGS = frozenset({Timing.damage_step, Timing.start_of_damage_step, Timing.before_damage_calculation,
+                                  Timing.damage_calculation, Timing.after_damage_calculation,
+                                  Timing.end_of_damage_step})
+
+
 def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
     """004 伤害步骤: only counter traps, effects that negate an activation, ATK/DEF changes (up to
     before damage calculation), mandatory effects, flip effects and the triggers of a monster's
-    own summon or destruction may be activated; the states of ``damage_step`` declare which limit
-    holds (``activation_limit:``)."""
+    own summon or destruction may be activated — and effects whose text names a point of the Damage
+    Step (``during: [damage_calculation]``: "Effects whose activation condition is specific to the
+    Damage Step", Konami's Damage Step rules, yugioh-card.com/eu/play/damage-step-rules); the states
+    of ``damage_step`` declare which limit holds (``activation_limit:``)."""
     limit = activation_limit(game)
     if limit is None:
         return True
+    if set(effect.conditions.during) & _DAMAGE_STEP_TIMINGS:
+        return True  # its text names a point of the Damage Step (Konami, Damage Step rules)
     ops = {operation.op for operation in effect.resolution}
     if Op.modify_atk in ops:
         return limit is ActivationLimit.damage_step

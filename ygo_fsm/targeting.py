@@ -1,10 +1,10 @@
 """Targets and operands: what an effect may choose on activation, whether its choice is still
 there when it resolves, and which cards an operation's ``what:`` stands for.
 
-A target is chosen on activation (对象を取る) from the cards its kind names; a targeting effect
-does nothing once its target has left the place it was chosen in (000 ※…对象已经不在…不处理; the
-official rule: "if the target is no longer on the field, or in the place it was targeted, the
-effect is not applied", Konami OCG Perfect Rulebook 2017, 対象をとる効果). An operation's
+A target is chosen on activation (対象をとる) from the cards its kind names; a targeting effect
+does nothing once its target is no longer a legal target — it left the field, or the graveyard
+it was chosen in — and no new target is chosen (Yugipedia, "Target": the "Monster Reborn" /
+"D.D. Crow" and "Offerings to the Doomed" / "Book of Moon" examples). An operation's
 ``what:`` is the target, this card (``self``), the card of the event the effect answered
 (``event_card``), or the attacking monster (``attacker``); group words (``all_monsters`` …)
 are the operations' own (:mod:`ygo_fsm.operations`).
