@@ -62,6 +62,8 @@ The format
           cards: {jougen: graveyard}       # zones of named cards (hand, monster, spell_trap, graveyard …)
           monsters: {A: 1, B: 0}           # monsters each player controls
           positions: {face_down: face_down_defence}   # attack | defence | face_down_defence
+          atk: {sapphire_dragon: 1900}     # ATK / DEF of named monsters on the field
+          def: {sapphire_dragon: 1600}
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
@@ -287,6 +289,10 @@ class Expectation(_Model):
     """How many monsters each player controls."""
     positions: dict[str, Literal["attack", "defence", "face_down_defence"]] = Field(default_factory=dict)
     """Battle positions of named monsters: ``{sapphire_dragon: defence}``."""
+    atk: dict[str, int] = Field(default_factory=dict)
+    """ATK of named monsters on the field: ``{sapphire_dragon: 1900}``."""
+    defence: dict[str, int] = Field(default_factory=dict, alias="def")
+    """DEF of named monsters on the field."""
     attack: AttackExpectation | None = None
     """The attack in progress, or the last one that ended."""
     attacked: list[str] | None = None
@@ -482,7 +488,7 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
             for key in ("legal", "not_legal"):
                 for number, name in enumerate(getattr(expect, key)):
                     action(f"{where}.expect.{key}[{number}]", name)
-            for uid in (*expect.cards, *expect.positions, *(expect.attacked or ())):
+            for uid in (*expect.cards, *expect.positions, *expect.atk, *expect.defence, *(expect.attacked or ())):
                 card(f"{where}.expect", uid)
             for link in expect.chain or ():
                 card(f"{where}.expect.chain", link.card)
@@ -822,6 +828,12 @@ def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list
                  "face_down_defence" if not found_card.face_up else found_card.position.value)
         if shown != wanted_position:
             problems.append(_expected_vs(f"{item}.positions.{uid}", wanted_position, shown))
+    for key, wanted_stats in (("atk", expect.atk), ("def", expect.defence)):
+        for uid, value in wanted_stats.items():
+            monster = next((c for p in duel.players.values() for c in p.monsters if c.uid == uid), None)
+            found_value = "not on the field" if monster is None else (monster.atk if key == "atk" else monster.defence)
+            if found_value != value:
+                problems.append(_expected_vs(f"{item}.{key}.{uid}", value, found_value))
     if expect.attack is not None:
         problems += _check_attack(duel, expect.attack, f"{item}.attack")
     if expect.attacked is not None:
