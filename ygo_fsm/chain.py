@@ -169,7 +169,7 @@ def activate(game: GameState, player: str, key: str) -> None:
                      and (not cost.tribute_named or (m.card is not None and m.card.id == cost.tribute_named)))
         to_graveyard(game, other, destroyed=False, cause=Cause.cost.value)
         notes.append(f"把「{other.name}」做祭品")
-    notes += _vocabulary_costs(game, player, card, effect)
+    notes += _vocabulary_costs(game, player, card, effect, target)
     # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
     answered = {occurrence.event for occurrence in game.events[before:]}
     answered.add(Event.card_activated)
@@ -203,9 +203,11 @@ def activate(game: GameState, player: str, key: str) -> None:
     game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{costs}")
 
 
-def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: EffectSpec) -> list[str]:
+def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: EffectSpec,
+                      target: str | None) -> list[str]:
     """Pay the costs that move cards: discard (N, or this card), banish (this card, or N from the
-    graveyard), send monsters you control to the graveyard. Returns what was paid."""
+    graveyard), send monsters you control to the graveyard — never the effect's own target when
+    another card can pay. Returns what was paid."""
     cost = effect.cost
     state = game.players[player]
     notes = []
@@ -223,16 +225,21 @@ def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: 
         game.events.append(Occurrence(Event.banished, player, card.uid, cause=Cause.cost.value))
         notes.append("把这张卡除外")
     for _ in range(cost.banish_from_graveyard):
-        banished = next(c for c in state.graveyard_cards if c is not card)
+        banished = _payer([c for c in state.graveyard_cards if c is not card], target)
         move(game, banished, Zone.banished, player=banished.owner)
         game.events.append(Occurrence(Event.banished, player, banished.uid, cause=Cause.cost.value,
                                       origin="graveyard"))
         notes.append(f"把墓地的「{banished.name}」除外")
     for _ in range(cost.send_own_monster):
-        sent = next(m for m in state.monsters if m is not card)
+        sent = _payer([m for m in state.monsters if m is not card], target)
         to_graveyard(game, sent, destroyed=False, cause=Cause.cost.value)
         notes.append(f"把「{sent.name}」送去墓地")
     return notes
+
+
+def _payer(candidates: list[CardInstance], target: str | None) -> CardInstance:
+    """The card that pays a cost: the first candidate that is not the effect's target, if any."""
+    return next((c for c in candidates if c.uid != target), candidates[0])
 
 
 _MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)

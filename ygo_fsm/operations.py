@@ -333,6 +333,9 @@ def _return(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
             returned.leave_field()
         returned.face_up = True
         game.players[where[0]].zone_list(where[1]).remove(returned)
+        if returned.card is None:  # a token (or an unnamed monster) that leaves the field is gone
+            moved.append(returned.name)
+            continue
         owner = game.players[returned.owner]
         if to_hand:
             owner.hand_cards.append(returned)
