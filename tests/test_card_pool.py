@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ygo_fsm.cards import RESOLUTIONS, Op, read_card_file
+from ygo_fsm.cards import Op, read_card_file
 from ygo_fsm.scenario import load_scenario, run_file
 
 CARDS = Path(__file__).resolve().parent / "scenarios" / "cards"
