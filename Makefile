@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams golden check bench graphviz clean
+.PHONY: demo test diagrams docs golden check bench graphviz clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: $(STAMP) graphviz
 
 diagrams: $(STAMP) graphviz
 	$(VENV)/bin/ygo-fsm render --out diagrams
+
+docs: $(STAMP)
+	@mkdir -p docs
+	$(VENV)/bin/ygo-fsm reference > docs/effects.md
 
 golden: $(STAMP)
 	$(VENV)/bin/ygo-fsm run --quiet --golden tests/golden tests/scenarios/seed

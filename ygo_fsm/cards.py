@@ -76,9 +76,11 @@ class Location(str, Enum):
     """Where a card must be for its effect to be activated or processed."""
 
     hand = "hand"
+    """In the hand (a spell activated from the hand may be Set first and activated later)."""
     field = "field"          # face-up on the field (monster or spell/trap zone)
     set = "set"              # Set (face-down) in the spell/trap zone
     graveyard = "graveyard"
+    """In the graveyard."""
     lingering = "lingering"  # a resolved card's effect that still applies (e.g. 「ラストバトル！」 at the End Phase)
 
 
@@ -97,6 +99,7 @@ class Duration(str, Enum):
     the others end at a point of the turn."""
 
     standby_phase = "standby_phase"
+    """Until the Standby Phase."""
     battle_end_step = "battle_end_step"
     """Until the end of the Battle Phase (004 ●…直到战斗阶段结束时为止)."""
     end_phase = "end_phase"
@@ -118,65 +121,107 @@ class Timing(str, Enum):
     machines (the test suite checks it)."""
 
     draw_phase = "draw_phase"
+    """The Draw Phase (000 ●ドローフェイズ)."""
     standby_phase = "standby_phase"
+    """The Standby Phase (000 ●スタンバイフェイズ)."""
     main_phase_1 = "main_phase_1"
+    """Main Phase 1."""
     battle_phase = "battle_phase"
+    """The Battle Phase (any of its steps)."""
     main_phase_2 = "main_phase_2"
+    """Main Phase 2."""
     end_phase = "end_phase"
+    """The End Phase (000 ●エンドフェイズ)."""
     start_step = "start_step"
+    """The Battle Phase's Start Step."""
     battle_step = "battle_step"
+    """The Battle Step (attack declarations and their windows)."""
     damage_step = "damage_step"
+    """The Damage Step (any of its five points, 004 伤害步骤)."""
     start_of_damage_step = "start_of_damage_step"
+    """004 ①伤害步骤开始时."""
     before_damage_calculation = "before_damage_calculation"
+    """004 ②伤害计算前."""
     damage_calculation = "damage_calculation"
+    """004 ③伤害计算时."""
     after_damage_calculation = "after_damage_calculation"
+    """004 ④伤害计算后."""
     end_of_damage_step = "end_of_damage_step"
+    """004 ⑤伤害步骤结束时."""
     end_step = "end_step"
+    """The Battle Phase's End Step."""
 
 
 class Event(str, Enum):
     """Things that happen; triggers and cards with a specific timing respond to them."""
 
     drawn = "drawn"
+    """A card was drawn (000 ●ドローフェイズ【情况Ａ】『抽卡时』)."""
     normal_summoned = "normal_summoned"
+    """A monster was normal summoned (with or without tributes)."""
     special_summoned = "special_summoned"
+    """A monster (or a token) was special summoned (``origin:`` where from)."""
     set_card = "set_card"
+    """A card was Set (a monster face-down, or a spell/trap)."""
     discarded = "discarded"
+    """A card was discarded from the hand (``cause:`` effect, cost or hand_size_rule)."""
     destroyed = "destroyed"
+    """A card on the field was destroyed (``cause:`` battle or effect)."""
     monster_sent_to_graveyard = "monster_sent_to_graveyard"
+    """A monster on the field was sent to the graveyard (destroyed, tributed or sent)."""
     damage_taken = "damage_taken"
+    """A player took damage from an effect."""
     activation_negated_by_counter_trap = "activation_negated_by_counter_trap"
+    """An activation was negated by a counter trap (「冥王竜ヴァンダルギオン」)."""
     spell_trap_activated = "spell_trap_activated"
+    """A spell or trap card was activated."""
     monster_destroying_activated = "monster_destroying_activated"
+    """An effect that destroys monsters was activated (「我が身を盾に」)."""
     before_draw = "before_draw"
+    """The Draw Phase before the normal draw (000 ●ドローフェイズ【１】『抽卡前』)."""
     spell_activated = "spell_activated"
+    """A spell card was activated."""
     trap_activated = "trap_activated"
+    """A trap card was activated."""
     attack_declared = "attack_declared"
+    """A monster declared an attack (direct or on a monster: ``conditions.attack_is_direct``)."""
     targeted_for_attack = "targeted_for_attack"
+    """A monster became the attack target."""
     battle_damage = "battle_damage"
+    """A player took battle damage (the event is that player's)."""
     summon_attempted = "summon_attempted"
+    """A summon is being performed (000 【怪兽通常***…】４: the summon negation window)."""
     summon_negated = "summon_negated"
+    """A summon was negated."""
     flip_summoned = "flip_summoned"
+    """A monster was flip summoned."""
     position_changed = "position_changed"
+    """A monster's battle position was changed."""
     flipped = "flipped"
+    """A face-down monster was turned face-up (flip effects answer it)."""
     tribute_summoned = "tribute_summoned"
     """A monster was tribute summoned (000 【怪兽通常***…】: a normal summon with tributes)."""
     sent_to_graveyard = "sent_to_graveyard"
     """Any card was sent to the graveyard (from the hand, the field or the deck: ``origin:``)."""
     banished = "banished"
+    """A card was banished (``origin:`` where from)."""
     returned_to_hand = "returned_to_hand"
+    """A card was returned to the hand (``origin:`` where from)."""
     targeted = "targeted"
     """A card was chosen as the target of an activated effect (the link's target)."""
     card_activated = "card_activated"
     """Any card or effect was activated."""
     monster_effect_activated = "monster_effect_activated"
+    """A monster's effect was activated."""
     lp_paid = "lp_paid"
+    """A player paid LP (as a cost)."""
 
 
 class Subject(str, Enum):
     """Whose event a trigger or a "when …" card answers."""
 
     any = "any"
+    """Anyone's event."""
     this_card = "this_card"
     """This card itself (「このカードが破壊され墓地へ送られた時」)."""
     own = "own"
@@ -189,6 +234,7 @@ class Cause(str, Enum):
     """What caused an event."""
 
     any = "any"
+    """Whatever caused it."""
     battle = "battle"
     """Destroyed by battle (004 伤害步骤 ⑤: sent to the graveyard at the end of the Damage Step)."""
     effect = "effect"
@@ -205,11 +251,17 @@ class Origin(str, Enum):
     """Where a card came from for its event (summoned from, sent from)."""
 
     any = "any"
+    """From anywhere."""
     hand = "hand"
+    """From the hand."""
     field = "field"
+    """From the field (a monster or spell/trap zone)."""
     deck = "deck"
+    """From the deck."""
     graveyard = "graveyard"
+    """From the graveyard."""
     banished = "banished"
+    """From among the banished cards."""
 
 
 class Op(str, Enum):
@@ -217,28 +269,28 @@ class Op(str, Enum):
 
     damage = "damage"                          # amount → the opponent (or `to: controller`)
     recover = "recover"                        # amount → the controller (or `to: opponent` / `turn_player`)
-    draw = "draw"
-    discard = "discard"
+    draw = "draw"  # `amount` cards drawn by `to` (default: the opponent; `to: controller`)
+    discard = "discard"  # `amount` cards discarded from `to`'s hand (by a card effect)
     destroy = "destroy"                        # the chosen target, or `all_monsters`
-    send_to_graveyard = "send_to_graveyard"    # `all_except_target`: every other card on both fields and hands
-    banish = "banish"
-    return_to_hand = "return_to_hand"          # this card (from the graveyard or field) to its owner's hand
-    special_summon = "special_summon"          # this card, or `card:` from hand/deck
-    change_position = "change_position"
-    modify_atk = "modify_atk"
+    send_to_graveyard = "send_to_graveyard"    # the operands; `all_except_target`: every other card on fields and hands
+    banish = "banish"  # the operands banished (`until:` then they return to the field)
+    return_to_hand = "return_to_hand"          # the operands (the target, this card …) to their owner's hand
+    special_summon = "special_summon"          # the operand, or a card by what it is `from:`, to `to`'s field
+    change_position = "change_position"  # the operands' position changed (to `position:` if given); or `all_face_up`
+    modify_atk = "modify_atk"  # the operands' ATK changed by `amount` (`until:`)
     tribute = "tribute"                        # one of the controller's other monsters goes to the graveyard
     replace_draw = "replace_draw"              # instead of the normal draw: a card from the deck to the hand (情况Ｂ)
     negate_activation = "negate_activation"    # the previous link; `destroy: true` destroys it too
-    negate_summon = "negate_summon"
+    negate_summon = "negate_summon"  # the summon in progress is negated (the monster goes to the graveyard)
     skip_phase = "skip_phase"                  # `what` (draw_phase, standby_phase …) in `to`'s next turn
     end_battle_phase = "end_battle_phase"      # the Battle Phase goes straight to its End Step
-    cannot_attack = "cannot_attack"
-    win = "win"
-    draw_duel = "draw_duel"
+    cannot_attack = "cannot_attack"  # monsters cannot attack for the rest of the turn
+    win = "win"  # the controller wins the duel
+    draw_duel = "draw_duel"  # the duel ends in a draw
     last_battle_judgement = "last_battle_judgement"  # 000 结果Ａ/Ｂ: who controls a monster wins; none → draw
     pay_lp = "pay_lp"                          # amount paid by `to` (not damage)
     halve_atk = "halve_atk"                    # `what: attacker`: its ATK is halved
-    modify_def = "modify_def"
+    modify_def = "modify_def"  # the operands' DEF changed by `amount` (`until:`)
     return_to_deck = "return_to_deck"          # the card to the top of its owner's deck
     take_control = "take_control"              # the target to the controller's field (`until:` it returns)
     token = "token"                            # `amount` tokens (`atk`, `def`, `name`) to `to`'s field
@@ -256,7 +308,9 @@ class Operation(_Model):
     """One step of a resolution."""
 
     op: Op
+    """The operation (table *Operations*)."""
     amount: int = 0
+    """How much (damage, LP, cards, tokens) or, for ``special_summon``, the ATK/DEF it gets."""
     amount_of: str = ""
     """Take the amount from the duel instead: ``attacker_atk`` (the attacking monster's ATK) or
     ``target_atk`` (the link's target's ATK)."""
@@ -268,14 +322,19 @@ class Operation(_Model):
     a card id, a race (``spellcaster``) or ``level_N``; :mod:`ygo_fsm.vocabulary` says which
     operation takes which."""
     from_: Literal["hand", "deck", "graveyard", "spell_trap_zone"] = Field(default="hand", alias="from")
+    """For ``special_summon`` of a card by what it is: where it is taken from."""
     position: Literal["attack", "defence", "face_down_defence"] = "attack"
+    """The battle position it is summoned in or changed to."""
     destroy: bool = False
+    """For ``negate_activation``: the negated card is destroyed too."""
     until: Duration | None = None
     """The change lasts until then (『…为止』) and is undone without a chain link."""
     turns: int = Field(default=0, ge=0)
     """With ``until``: it lasts that many of the controller's turns more (『…ターン』)."""
     atk: int = 0
+    """For ``token``: its ATK."""
     defence: int = Field(default=0, alias="def")
+    """For ``token``: its DEF."""
     name: str = ""
     """For ``callable``: the registered resolution's name."""
 
@@ -286,8 +345,11 @@ class Cost(_Model):
     """Costs paid on activation (they happen at once, before any response)."""
 
     pay_lp: int = 0
+    """LP paid (a fixed amount)."""
     pay_half_lp: bool = False
+    """Half the controller's LP paid (「神の宣告」)."""
     tribute_self: bool = False
+    """This card tributed."""
     tribute_other: int = 0
     """Number of other monsters of the controller tributed."""
     tribute_named: str = ""
@@ -297,6 +359,7 @@ class Cost(_Model):
     discard_self: bool = False
     """This card is discarded (an effect activated from the hand)."""
     banish_self: bool = False
+    """This card banished (from the hand, the field or the graveyard)."""
     banish_from_graveyard: int = Field(default=0, ge=0)
     """Cards of the controller's graveyard banished."""
     send_own_monster: int = Field(default=0, ge=0)
@@ -311,10 +374,15 @@ class Conditions(_Model):
     """Activation conditions beyond timing."""
 
     own_turn: bool = False
+    """Only in the controller's own turn."""
     opponent_turn: bool = False
+    """Only in the opponent's turn."""
     lp_at_most: int | None = None
+    """The controller has at most this many LP (「ラストバトル！」: 1000)."""
     main_phase: bool = False
+    """Only in a Main Phase."""
     destroyed_this_turn: bool = False
+    """This card was destroyed this turn (「ドル・ドラ」)."""
     controller_is_turn_player: bool = False
     """A phase effect that happens only in its controller's own turn (『自己的准备流程』)."""
     opponent_is_turn_player: bool = False
@@ -338,28 +406,42 @@ class Conditions(_Model):
     controls_no_monster: bool = False
     """The controller controls no monster."""
     lp_at_least: int | None = None
+    """The controller has at least this many LP."""
     opponent_lp_at_most: int | None = None
+    """The opponent has at most this many LP."""
 
 
 class Target(str, Enum):
     """What an effect chooses on activation."""
 
     none = "none"
+    """It takes no target."""
     opponent_monster = "opponent_monster"
+    """A monster the opponent controls."""
     any_monster = "any_monster"
+    """A monster on either field."""
     own_monster = "own_monster"
+    """A monster the controller controls."""
     spell_trap = "spell_trap"
+    """A spell/trap card on either field (Set or face-up)."""
     optional_opponent_monster = "optional_opponent_monster"
+    """A monster the opponent controls, or none (「ディメンション・マジック」)."""
     face_up_monster = "face_up_monster"
+    """A face-up monster on either field."""
     opponent_face_up_monster = "opponent_face_up_monster"
+    """A face-up monster the opponent controls."""
     own_graveyard_monster = "own_graveyard_monster"
+    """A monster in the controller's graveyard."""
     opponent_graveyard_monster = "opponent_graveyard_monster"
+    """A monster in the opponent's graveyard."""
     graveyard_monster = "graveyard_monster"
     """A monster in either graveyard."""
     field_card = "field_card"
     """A card on the field of either player."""
     set_spell_trap = "set_spell_trap"
+    """A Set spell/trap card on either field."""
     face_up_spell_trap = "face_up_spell_trap"
+    """A face-up spell/trap card on either field."""
     event_card = "event_card"
     """The card whose event opened the window the effect answers."""
 
@@ -368,11 +450,15 @@ class EffectSpec(_Model):
     """One effect of a card."""
 
     kind: EffectKind
+    """What the effect is (table *Effect kinds*)."""
     label: str = ""
+    """The effect's text, for narration."""
     mandatory: bool = False
+    """A mandatory effect (必发): it must be activated or processed."""
     wording: str = Field(default="if", pattern="^(if|when)$")
     """'when … you can' optional triggers miss their timing when their event was not the last thing to happen."""
     location: Location = Location.field
+    """Where the card must be (table *Locations*)."""
     events: tuple[Event, ...] = ()
     """Events it responds to; empty with no phase = no specific timing (like 「サイクロン」)."""
     subject: Subject = Subject.any
@@ -384,8 +470,11 @@ class EffectSpec(_Model):
     phase: Phase | None = None
     """A phase effect: activated or processed in this phase, once."""
     conditions: Conditions = Conditions()
+    """Conditions of its activation (table *Conditions*)."""
     cost: Cost = Cost()
+    """What it costs, paid on activation (table *Costs*)."""
     target: Target = Target.none
+    """What it chooses on activation (table *Targets*)."""
     once_per_turn: bool = False
     """Activated at most once per turn (per copy of the card)."""
     once_per_turn_name: bool = False
@@ -397,6 +486,7 @@ class EffectSpec(_Model):
     """For continuous effects applied at a point of the attack, without a chain link: on the
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
     resolution: tuple[Operation, ...] = ()
+    """What it does, in order (table *Operations*)."""
 
     @property
     def spell_speed(self) -> int:

@@ -25,6 +25,8 @@ Commands
     ``--cards`` files added to the built-in library; see :mod:`ygo_fsm.scenario` for the format.
 ``schema scenario|trace|machine|cards``
     Print a JSON Schema.
+``reference``
+    Print the effect vocabulary's reference page (``docs/effects.md``, Markdown).
 ``narrate TRACE.jsonl [--lang zh|en]``
     Print the narration of a JSON Lines trace.
 
@@ -49,6 +51,7 @@ from . import __version__
 from .cards import CardSpec, card_file_json_schema, default_library, library_path, read_card_file, responds_to
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
+from .reference import reference_page
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
 from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
@@ -511,6 +514,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_reference(args: argparse.Namespace) -> int:
+    _out(reference_page().rstrip("\n"))
+    return 0
+
+
 def _cmd_narrate(args: argparse.Namespace) -> int:
     path: Path = args.trace
     try:
@@ -580,6 +588,9 @@ def _parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards"))
     schema.set_defaults(handler=_cmd_schema)
+
+    reference = commands.add_parser("reference", help="print the effect vocabulary's reference page (Markdown)")
+    reference.set_defaults(handler=_cmd_reference)
 
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")
     narrate_cmd.add_argument("trace", type=Path, metavar="TRACE.jsonl")
