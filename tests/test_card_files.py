@@ -252,3 +252,20 @@ def test_schema_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and schema["title"] == "ygo-fsm card file"
     assert "cards" in schema["properties"]
     assert "subject" in json.dumps(schema)
+
+
+def test_the_readme_s_judge_workflow_is_true(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's card file, situation and story are the files in tests/scenarios/judge/ and
+    what `ygo-fsm run --cards … --story …` prints for them."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    judge = root / "tests" / "scenarios" / "judge"
+    code, out, err = run_cli(capsys, "run", "--cards", str(judge / "my_cards.yaml"), "--story",
+                             str(judge / "situation.yaml"))
+    assert (code, err) == (0, "")
+    story_lines = out.replace(str(judge / "situation.yaml"), "situation.yaml").rstrip("\n")
+    assert story_lines in readme
+    assert "  - do: [activate lightning_strike>sapphire_dragon, respond escape_hatch>sapphire_dragon, pass, pass]" \
+        in (judge / "situation.yaml").read_text(encoding="utf-8")
+    for card in load_library(judge / "my_cards.yaml").values():
+        assert f"  - id: {card.id}" in readme
