@@ -13,7 +13,6 @@ The format
     name: Modern first turn has no draw and no Battle Phase     # required
     rule: 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡          # required: the clause it checks
     description: free text                                      # optional
-    library: [my_cards.yaml]   # card files (library format), relative to this file; optional
     cards:                     # the scenario's own cards (library format); optional
       - {id: my_vanilla, name_ja: 通常モンスター, name_zh: 通常怪兽, type: monster, atk: 1500, level: 4}
     setup:                     # where the duel starts (a ygo_fsm.game.Setup); all optional
@@ -62,8 +61,8 @@ The format
           cards: {jougen: graveyard}       # zones of named cards (hand, monster, spell_trap, graveyard …)
           monsters: {A: 1, B: 0}           # monsters each player controls
           positions: {face_down: face_down_defence}   # attack | defence | face_down_defence
-          atk: {sapphire_dragon: 1900}     # ATK / DEF of named monsters on the field
-          def: {sapphire_dragon: 1600}
+          atk: {jougen: 200}               # ATK / DEF of named monsters on the field
+          def: {jougen: 1300}
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
@@ -75,18 +74,19 @@ The format
         reason: B does not hold priority   # optional: text the refusal must contain
       - pass_until: main_phase_2           # pass (only pass) until the state path is inside this state
 
-Cards come from the built-in library (``ygo_fsm/data/cards.yaml``), the files given with
-``ygo-fsm run --cards FILE``, the scenario's ``library:`` files and its ``cards:``, in that
-order; a card id given twice (a scenario card named like a built-in one included) makes the
-file invalid rather than silently replacing a card. Every card is checked semantically
-(:func:`ygo_fsm.cards.card_problems`); the vocabulary is ``docs/effects.md``.
-
 Every step may also carry ``note:`` (free text). The value of ``setup.players.*.hand_limit``
 is one of ``hieroglyph_tablet`` (limit 7), ``mist_of_weakness`` (5) or ``infinite_cards``
 (no limit); the turn effects are the values of :class:`~ygo_fsm.game.TurnEffect`
 (``skip_turn``, ``skip_draw_phase``, ``draw_replaced``, ``skip_standby_phase``,
 ``skip_main_phase_1``, ``skip_battle_phase``, ``cannot_enter_battle_phase``,
 ``cannot_attack``).
+
+Cards come from the built-in library (``ygo_fsm/data/cards.yaml``), the files given with
+``ygo-fsm run --cards FILE``, the scenario's ``library: [file.yaml, …]`` (card files in the
+library format, relative to the scenario file) and its ``cards:``, in that order; a card id
+given twice (a scenario card named like a built-in one included) makes the file invalid
+rather than silently replacing a card. Every card is checked semantically
+(:func:`ygo_fsm.cards.card_problems`); the vocabulary is ``docs/effects.md``.
 
 Semantics
 =========
