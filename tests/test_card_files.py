@@ -103,6 +103,9 @@ def test_the_built_in_library_and_the_pool_pass_the_checks() -> None:
                                     "resolution": [{"op": "destroy", "until": "end_phase"}]}]},
      "my.yaml: card x: effects[0] (normal_spell): resolution[0].until: destroy does not last; until: would be "
      "ignored"),
+    ({"type": "trap", "effects": [{"kind": "normal_trap", "target": "face_up_monster",
+                                   "resolution": [{"op": "negate_effects"}]}]},
+     "my.yaml: card x: effects[0] (normal_trap): resolution[0].until: negate_effects needs until: (how long it lasts)"),
     ({"type": "monster", "effects": [{"kind": "trigger", "location": "graveyard"}]},
      "my.yaml: card x: effects[0] (trigger): events: a trigger effect needs events: (or a phase:) to answer"),
 ])

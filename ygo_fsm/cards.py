@@ -677,6 +677,8 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
                              f"{operation.amount_of} reads the target, but the effect takes none"))
         if "until" in given and op not in vocabulary.LASTING_OPERATIONS:
             problems.append((f"{where}.until", f"{op} does not last; until: would be ignored"))
+        if op in vocabulary.NEEDS_DURATION and operation.until is None:
+            problems.append((f"{where}.until", f"{op} needs until: (how long it lasts)"))
         if "turns" in given and operation.until is None:
             problems.append((f"{where}.turns", "turns: counts turns of a lasting effect (give until:)"))
         if "position" in given and op not in vocabulary.POSITION_OPERATIONS:

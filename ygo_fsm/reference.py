@@ -215,7 +215,8 @@ def reference_page() -> str:
         "- An effect kind must fit the card type (table *Effect kinds*).",
         "- `subject:`, `cause:` and `origin:` narrow `events:`; without events they are refused.",
         "- An operation acting on `target` needs `target:`; on `event_card`, `events:`.",
-        "- `what:`, `until:`, `position:` and `from:` are refused where the operation does not take them.",
+        "- `what:`, `until:`, `position:` and `from:` are refused where the operation does not take them; "
+        + ", ".join(f"`{op}`" for op in sorted(vocabulary.NEEDS_DURATION)) + " needs `until:`.",
         "- A cost paid with the card itself must be payable where the card is "
         + ", ".join(f"(`{name}`: {', '.join(sorted(places))})" for name, places in vocabulary.COST_LOCATIONS.items())
         + ".",

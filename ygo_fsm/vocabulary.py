@@ -46,6 +46,9 @@ LASTING_OPERATIONS = frozenset({"modify_atk", "modify_def", "halve_atk", "take_c
                                 "negate_effects", "no_battle_damage"})
 """Operations that may last ``until:`` a duration (and then are undone)."""
 
+NEEDS_DURATION = frozenset({"negate_effects"})
+"""Operations that only mean something with ``until:``."""
+
 POSITION_OPERATIONS = frozenset({"special_summon", "change_position", "token"})
 """Operations that take ``position:``."""
 
