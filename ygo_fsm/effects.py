@@ -210,8 +210,7 @@ def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInst
             and game.players[other_player(controller)].lp > conditions.opponent_lp_at_most):
         return False
     cost = effect.cost
-    in_hand = card in state.hand_cards
-    if cost.discard and state.hand - (1 if in_hand else 0) < cost.discard:
+    if cost.discard and state.hand - (1 if card in state.hand_cards else 0) < cost.discard:
         return False
     if cost.banish_from_graveyard and len([c for c in state.graveyard_cards if c is not card]) \
             < cost.banish_from_graveyard:
