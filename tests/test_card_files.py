@@ -106,6 +106,10 @@ def test_the_built_in_library_and_the_pool_pass_the_checks() -> None:
     ({"type": "trap", "effects": [{"kind": "normal_trap", "target": "face_up_monster",
                                    "resolution": [{"op": "negate_effects"}]}]},
      "my.yaml: card x: effects[0] (normal_trap): resolution[0].until: negate_effects needs until: (how long it lasts)"),
+    ({"type": "spell", "effects": [{"kind": "normal_spell",
+                                    "resolution": [{"op": "draw", "amount": 2, "destroy": True}]}]},
+     "my.yaml: card x: effects[0] (normal_spell): resolution[0].destroy: draw does not read destroy: (it would be "
+     "ignored)"),
     ({"type": "monster", "effects": [{"kind": "trigger", "location": "graveyard"}]},
      "my.yaml: card x: effects[0] (trigger): events: a trigger effect needs events: (or a phase:) to answer"),
 ])

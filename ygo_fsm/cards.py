@@ -685,6 +685,10 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
             problems.append((f"{where}.position", f"{op} takes no position: (it would be ignored)"))
         if "from_" in given and op not in vocabulary.SOURCE_OPERATIONS:
             problems.append((f"{where}.from", f"{op} takes no from: (it would be ignored)"))
+        for name, readers in vocabulary.OPERATION_FIELDS.items():
+            if name in given and op not in readers:
+                shown = "def" if name == "defence" else name
+                problems.append((f"{where}.{shown}", f"{op} does not read {shown}: (it would be ignored)"))
         if op == "callable" and not operation.name:
             problems.append((f"{where}.name", "callable needs the registered resolution's name"))
     return problems

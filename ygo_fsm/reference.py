@@ -217,6 +217,9 @@ def reference_page() -> str:
         "- An operation acting on `target` needs `target:`; on `event_card`, `events:`.",
         "- `what:`, `until:`, `position:` and `from:` are refused where the operation does not take them; "
         + ", ".join(f"`{op}`" for op in sorted(vocabulary.NEEDS_DURATION)) + " needs `until:`.",
+        *(f"- `{'def' if name == 'defence' else name}:` is read only by "
+          + ", ".join(f"`{op}`" for op in sorted(readers)) + "."
+          for name, readers in vocabulary.OPERATION_FIELDS.items()),
         "- A cost paid with the card itself must be payable where the card is "
         + ", ".join(f"(`{name}`: {', '.join(sorted(places))})" for name, places in vocabulary.COST_LOCATIONS.items())
         + ".",

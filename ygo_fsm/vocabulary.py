@@ -46,6 +46,19 @@ LASTING_OPERATIONS = frozenset({"modify_atk", "modify_def", "halve_atk", "take_c
                                 "negate_effects", "no_battle_damage"})
 """Operations that may last ``until:`` a duration (and then are undone)."""
 
+OPERATION_FIELDS: dict[str, frozenset[str]] = {
+    "amount": frozenset({"damage", "recover", "draw", "discard", "special_summon", "modify_atk", "modify_def",
+                         "pay_lp", "token"}),
+    "amount_of": frozenset({"damage", "recover"}),
+    "to": frozenset({"damage", "recover", "draw", "discard", "skip_phase", "pay_lp", "special_summon", "token",
+                     "no_battle_damage"}),
+    "name": frozenset({"callable", "token"}),
+    "atk": frozenset({"token"}),
+    "defence": frozenset({"token"}),
+    "destroy": frozenset({"negate_activation"}),
+}
+"""The operations that read each of these fields; giving it to another operation is an error."""
+
 NEEDS_DURATION = frozenset({"negate_effects"})
 """Operations that only mean something with ``until:``."""
 
