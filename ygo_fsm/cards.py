@@ -687,8 +687,8 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
             problems.append((f"{where}.from", f"{op} takes no from: (it would be ignored)"))
         for name, readers in vocabulary.OPERATION_FIELDS.items():
             if name in given and op not in readers:
-                shown = "def" if name == "defence" else name
-                problems.append((f"{where}.{shown}", f"{op} does not read {shown}: (it would be ignored)"))
+                field_name = "def" if name == "defence" else name
+                problems.append((f"{where}.{field_name}", f"{op} does not read {field_name}: (it would be ignored)"))
         if op == "callable" and not operation.name:
             problems.append((f"{where}.name", "callable needs the registered resolution's name"))
     return problems
