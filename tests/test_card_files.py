@@ -276,3 +276,13 @@ def test_the_readme_s_judge_workflow_is_true(capsys: pytest.CaptureFixture[str])
         in (judge / "situation.yaml").read_text(encoding="utf-8")
     for card in load_library(judge / "my_cards.yaml").values():
         assert f"  - id: {card.id}" in readme
+
+
+def test_run_a_scenario_whose_card_shadows_a_built_in_one_is_exit_2(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "clash.yaml"
+    scenario.write_text(SCENARIO.format(cards=OWN_CARD.format(id="dark_hole"), card="dark_hole"), encoding="utf-8")
+    code, out, err = run_cli(capsys, "run", str(scenario))
+    assert code == 2 and out == ""
+    assert err == (f"{scenario}: cards: card dark_hole: the id is already used by the built-in library "
+                   "(a scenario's cards may not shadow another card: give it its own id)\n")
