@@ -4,6 +4,22 @@
 >>> duel = Duel(profile="ocg2008")
 >>> duel.state
 'draw_phase.before_draw_window.turn_player'
+
+The modules form layers; each imports only from the layers above it in this list (a test
+fails on any import circle, typing-only imports included):
+
+1. Declarations and their models — ``errors``; ``spec`` (machine specs), ``loader`` (reads
+   ``machines/``); ``cards`` (card specs and the effect vocabulary); ``game`` (the setup, rule
+   profiles and the closed vocabularies of the game).
+2. The state model — ``state`` (:class:`~ygo_fsm.state.GameState`: all game data of a duel,
+   and the frames); ``trace`` (trace records); ``snapshot`` (the canonical document of a state:
+   JSON, equality, the state key).
+3. The rules — ``effects``, ``events``, ``operations``, ``chain``, ``battle``, ``summon``,
+   ``priority`` and ``rules`` (the guards, callbacks and choosers the machines name): small
+   functions that read and change a ``GameState``.
+4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).
+5. The façade — ``duel`` (:class:`Duel`: settling, legal actions, apply, trace, save/load).
+6. The interfaces — ``scenario``, ``render``, ``cli``, ``bench``.
 """
 
 from .cards import CardSpec, default_library, load_library, merge
@@ -14,6 +30,7 @@ from .errors import (
     IllegalActionError,
     MachineDefinitionError,
     ScenarioError,
+    StateFormatError,
     TraceFormatError,
     YgoFsmError,
 )
@@ -35,6 +52,7 @@ __all__ = [
     "Rulebook",
     "ScenarioError",
     "Setup",
+    "StateFormatError",
     "TraceFormatError",
     "TraceRecord",
     "TurnEffect",

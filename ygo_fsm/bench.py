@@ -44,6 +44,11 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     (one process per machine), ``render_s_without_svg`` for DOT, Mermaid and the index only.
     Both ``null`` with a note when ``dot`` (or the renderer) is not available.
 
+(e) ``state`` — the duel as a value, over 60 positions of the same random play (a copy of the
+    duel every 1–24 actions): microseconds per duel for ``copy()``, ``to_json()``,
+    ``Duel.from_json()`` and ``state_key()``, best of ``--repeats`` runs. Target: ``copy()``
+    at most 60 µs.
+
 Targets (the foundation issue's Benchmark v1): creation ≤ 100 µs and ≤ 20 KiB per duel,
 ``ratio`` ≤ 20, rendering ≤ 2 s. They are *measured and reported* (``targets`` and
 ``meets_targets`` next to each figure), never asserted: the benchmark does not fail when a
@@ -97,6 +102,7 @@ TARGETS: dict[str, float] = {
     "create_bytes_per_duel": 20 * 1024.0,
     "ratio": 20.0,
     "render_s": 2.0,
+    "copy_us": 60.0,
 }
 
 DEFAULT_SEED = 20240101
@@ -298,6 +304,17 @@ def _enters(specs: dict[str, MachineSpec], machine: str, state: str) -> Enters:
     return tuple(out)
 
 
+def _profile_guard(profile: str | None) -> tuple[AnyGuard, ...]:
+    """A profile-scoped transition's extra guard: the duel plays that profile."""
+    if profile is None:
+        return ()
+
+    def plays_profile(frame: Any) -> bool:
+        return bool(frame.game.profile == profile)
+
+    return (plays_profile,)
+
+
 def build_dispatch_table(specs: dict[str, MachineSpec]) -> DispatchTable:
     """``(machine, source, event) -> [(dest, guards, unless, callbacks, enters), ...]`` from
     the declarations, with the registered guard and callback functions."""
@@ -306,7 +323,7 @@ def build_dispatch_table(specs: dict[str, MachineSpec]) -> DispatchTable:
         for t in spec.transitions:
             candidate: Candidate = (
                 t.dest,
-                tuple(GUARDS[g] for g in t.guards),
+                (*_profile_guard(t.profile), *(GUARDS[g] for g in t.guards)),
                 tuple(GUARDS[g] for g in t.unless),
                 tuple(CALLBACKS[c] for c in t.callbacks),
                 _enters(specs, spec.id, t.dest),
@@ -451,6 +468,54 @@ def measure_render(specs: Sequence[MachineSpec]) -> dict[str, Any]:
     return figures
 
 
+# --- (e) the duel as a value ------------------------------------------------------------------
+
+
+def sample_positions(setup: Setup, seed: int, count: int) -> list[Duel]:
+    """``count`` positions of random legal play from ``setup`` (a copy every few actions)."""
+    rng = random.Random(seed)
+    positions: list[Duel] = []
+    duel = Duel(setup)
+    while len(positions) < count:
+        if duel.is_over:
+            duel = Duel(setup)
+        for _ in range(rng.randrange(1, 25)):
+            if duel.is_over:
+                break
+            duel.apply(rng.choice(duel.legal_actions()))
+        positions.append(duel.copy())
+    return positions
+
+
+def measure_state(seed: int, count: int = 60, repeats: int = DEFAULT_REPEATS,
+                  setup: Setup | None = None) -> dict[str, Any]:
+    """Microseconds per duel for ``copy()``, ``to_json()``, ``Duel.from_json()`` and
+    ``state_key()`` over ``count`` positions of random play (best of ``repeats``)."""
+    positions = sample_positions(setup if setup is not None else bench_setup(), seed, count)
+    texts = [duel.to_json() for duel in positions]
+
+    def best(work: Callable[[], object]) -> float:
+        fastest = float("inf")
+        for _ in range(max(1, repeats)):
+            start = time.perf_counter()
+            work()
+            fastest = min(fastest, time.perf_counter() - start)
+        return round(fastest / len(positions) * 1e6, 2)
+
+    copy_us = best(lambda: [duel.copy() for duel in positions])
+    figures = {
+        "positions": len(positions),
+        "mean_trace_records": round(sum(len(d.trace) for d in positions) / len(positions), 1),
+        "copy_us": copy_us,
+        "to_json_us": best(lambda: [duel.to_json() for duel in positions]),
+        "from_json_us": best(lambda: [Duel.from_json(text) for text in texts]),
+        "state_key_us": best(lambda: [duel.state_key() for duel in positions]),
+        "targets": {"copy_us": TARGETS["copy_us"]},
+        "meets_targets": {"copy_us": copy_us <= TARGETS["copy_us"]},
+    }
+    return figures
+
+
 # --- the whole benchmark --------------------------------------------------------------------
 
 
@@ -474,6 +539,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
     dispatch["ratio"] = round(ratio, 2)
     dispatch["targets"] = {"ratio": TARGETS["ratio"]}
     dispatch["meets_targets"] = {"ratio": ratio <= TARGETS["ratio"]}
+    state = measure_state(seed, repeats=repeats, setup=setup)
     rendering = measure_render(list(rulebook.specs.values())) if render else None
     notes = [
         "Targets are measured and reported, never asserted; timings depend on the machine.",
@@ -500,6 +566,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "creation": creation,
         "random_play": play_figures,
         "dict_dispatch": dispatch,
+        "state": state,
         "render": rendering,
         "total_s": round(time.perf_counter() - started, 3),
         "notes": notes,

@@ -94,26 +94,38 @@ class Phase(str, Enum):
 
 
 class Duration(str, Enum):
-    """How long an effect lasts (『…为止』). The phases of :class:`Phase` end it in that phase's
-    open game state, without a chain link (000 ●エンドフェイズ【２】·『回合结束为止～』…的效果结束（不进入连锁））;
-    the others end at a point of the turn."""
+    """How long a change lasts (『…为止』): until the phase or point it names, where it ends
+    (:mod:`ygo_fsm.durations` says where under each profile)."""
 
     standby_phase = "standby_phase"
     """Until the Standby Phase."""
     battle_end_step = "battle_end_step"
-    """Until the end of the Battle Phase (004 ●…直到战斗阶段结束时为止)."""
+    """『直到战斗阶段结束时』: until the end of the Battle Phase."""
     end_phase = "end_phase"
-    """Until the End Phase (000 ●エンドフェイズ【２】)."""
+    """『直到结束阶段时』: until the End Phase (000 ●エンドフェイズ【２】; reworded 『直到回合游戏结束时』
+    since 2014: 004 *注)."""
     end_of_damage_step = "end_of_damage_step"
     """Until the end of the Damage Step (004 伤害步骤 ⑤伤害步骤结束时)."""
     end_of_turn = "end_of_turn"
-    """Until the end of the turn: after the hand size adjustment, as the turn ends (000 ●エンドフェイズ【３】
-    then the turn's end)."""
+    """『直到回合游戏结束时』: until the end of the turn, after the hand size adjustment (004
+    ●记载了『直到回合游戏结束时』的效果…手卡调整结束全部的卡的处理终了时为止适用)."""
 
-    @property
-    def phase(self) -> Phase | None:
-        """The phase whose open game state ends it, if it ends in one."""
-        return Phase(self.value) if self.value in Phase._value2member_map_ else None
+
+DURATION_PHASE: dict[Duration, Phase] = {
+    Duration.standby_phase: Phase.standby_phase,
+    Duration.battle_end_step: Phase.battle_end_step,
+    Duration.end_phase: Phase.end_phase,
+    Duration.end_of_turn: Phase.end_phase,
+}
+"""Where a duration is ended by its controller when durations are ended by hand (ocg2008; and
+``standby_phase`` under every profile): the open game state of that phase (000 ●バトルフェイズ【４】
+『战斗流程结束为止～』的效果结束; ●エンドフェイズ【２】『回合结束为止～』『结束流程为止～』的效果结束（不进入连锁））.
+``end_of_damage_step`` is not here: it always ends by itself as the Damage Step ends."""
+
+ENDING_BY_THEMSELVES: frozenset[Duration] = frozenset({Duration.battle_end_step, Duration.end_phase,
+                                                       Duration.end_of_turn})
+"""The durations 004 says end by themselves (under a profile whose durations do: ``modern``),
+nobody choosing to end them (004 ●『直到战斗阶段结束时』…; ●记载了『直到回合游戏结束时』的效果…)."""
 
 
 class Timing(str, Enum):
@@ -262,6 +274,15 @@ class Origin(str, Enum):
     """From the graveyard."""
     banished = "banished"
     """From among the banished cards."""
+
+
+CHAIN1_ONLY_EVENTS: frozenset[Event] = frozenset({Event.summon_attempted})
+"""Events answered only by the link activated right after them, CHAIN1: an effect that negates a
+summon responds to the summon itself, so later links follow the ordinary spell-speed rules and a
+second summon-negating effect cannot be chained to the first (000 【怪兽通常***…】４ 1.无效***的卡
+／2.无效***的卡发动的场合，2速以上的卡连锁可能; PR17 pp.77–82). Every other event may be answered
+by several links of the one chain that follows it: several 『攻击宣言时』 cards on one chain
+(004 ●…但只要在那组连锁上，可以发动复数张『攻击宣言时才能发动』的卡)."""
 
 
 class Op(str, Enum):
@@ -627,7 +648,9 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
     """(field, message) for each way ``effect`` of ``card`` cannot mean what it says."""
     problems: list[tuple[str, str]] = []
     kind = effect.kind.value
-    if kind not in vocabulary.KINDS_BY_CARD_TYPE[card.type.value]:
+    lasting_card = any(e.kind.value in vocabulary.LASTING_CARD_KINDS for e in card.effects)
+    if kind not in vocabulary.KINDS_BY_CARD_TYPE[card.type.value] and not (
+            lasting_card and effect.location is Location.field and kind in vocabulary.LASTING_CARD_EFFECT_KINDS):
         problems.append(("kind", f"a {card.type.value} card cannot have a {kind} effect; "
                                  f"kinds: {', '.join(sorted(vocabulary.KINDS_BY_CARD_TYPE[card.type.value]))}"))
     answers_events = bool(effect.events)

@@ -13,10 +13,13 @@ from __future__ import annotations
 from . import durations, subjects
 from .cards import (
     CARD_ACTIVATION_KINDS,
+    DURATION_PHASE,
     SPELL_KINDS,
     TRAP_KINDS,
+    CardSpec,
     CardType,
     Cause,
+    Duration,
     EffectKind,
     EffectSpec,
     Event,
@@ -33,11 +36,13 @@ from .effects import (
     in_main_phase,
     move,
     name_key,
+    once_key,
     parse_key,
     phase_effects_here,
     player_text,
     targets,
 )
+from .events import last_happened
 from .game import Zone
 from .operations import discard, run_operation, to_graveyard
 from .state import CardInstance, Choice, GameState, Link, Occurrence, Tier, Window
@@ -55,22 +60,23 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
     tiers = {(p, m): Tier(p, m, []) for p in (game.turn_player, game.opponent) for m in (True, False)}
-    last = subjects.last_thing(events)
+    last = last_happened(events)
     for player in (game.turn_player, game.opponent):
         for zone, card, index, effect in effects_of(game, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
+            conditions = effect.conditions
             met = [o for o in events if subjects.answers(effect, player, card, o)
                    and (effect.mandatory or not o.deferred)
-                   and (not effect.conditions.event_of_opponent or o.player != player)]
+                   and (not conditions.event_of_opponent or o.player != player)]
             if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
-            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            own_event = effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
             if (not effect.mandatory and effect.wording == "when" and last
                     and not any(subjects.answers(effect, player, card, o) for o in last)):
-                continue  # 'when … you can': its event was not the last thing to happen — missed
+                continue  # 'when … you can': its event was not (among) the last thing to happen — missed
             if not targets(game, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
@@ -151,6 +157,10 @@ def activate(game: GameState, player: str, key: str) -> None:
     notes: list[str] = []
     before = len(game.events)
     event_card = subjects.event_card(effect, player, card, subjects.occurrences_now(game)) if effect.events else None
+    event_found = find(game, event_card) if event_card is not None else None
+    event_identity = event_found[2].identity if event_found is not None and event_found[1] is Zone.monster else ""
+    once = once_key(zone, card)  # before a cost moves the card
+    source = card.identity if zone is Zone.monster else ""
     cost = effect.cost
     if cost.pay_lp:
         game.lose_lp(player, cost.pay_lp)
@@ -188,11 +198,16 @@ def activate(game: GameState, player: str, key: str) -> None:
         card.face_up = True
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    chosen_target = find(game, target) if target else None
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered), event_card=event_card)
+                events=frozenset(answered), event_card=event_card,
+                event_card_identity=event_identity,
+                target_identity=(chosen_target[2].identity if chosen_target is not None
+                                 and chosen_target[1] is Zone.monster else ""),
+                source_identity=source)
     game.chain.append(link)
     if effect.once_per_turn:
-        game.used_once.add((card.uid, index, game.turn))
+        game.used_once.add((once, index, game.turn))
     if effect.once_per_turn_name:
         game.used_once.add((name_key(card), index, game.turn))
     chosen = ""
@@ -263,6 +278,13 @@ _STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, Effe
 """Card activations whose card stays on the field: once it has left, the activation does nothing."""
 
 
+def _needs_its_card_on_the_field(spec: CardSpec, effect: EffectSpec) -> bool:
+    """A continuous/field/equip card's activation, or the effect of a face-up spell or trap card
+    (「強制接収」's trigger): once the card has left the field it does nothing (000 ●エンドフェイズ【３】例
+    CHAIN2「サイクロン」效果处理，「強制接収」破坏 / CHAIN1「強制接収」效果不发)."""
+    return effect.kind in _STAYS_ON_FIELD or (effect.location is Location.field and spec.type is not CardType.monster)
+
+
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
 
@@ -279,7 +301,8 @@ def resolve_top_link(game: GameState) -> None:
     link.target_atk = target[2].atk if target is not None else 0
     if link.negated:
         game.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
-    elif effect is not None and effect.kind in _STAYS_ON_FIELD and (found is None or found[1] is not Zone.spell_trap):
+    elif (effect is not None and spec is not None and _needs_its_card_on_the_field(spec, effect)
+          and (found is None or found[1] is not Zone.spell_trap)):
         game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
     elif effect is not None and target_gone(game, effect, link):
         game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
@@ -288,7 +311,9 @@ def resolve_top_link(game: GameState) -> None:
         game.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
         results = [run_operation(game, op, link, card) for op in effect.resolution]
-        done = "，".join(r for r in results if r) or "不发"
+        # a continuous card whose activation only starts its effect says what now applies
+        lasting = effect.label if effect.kind in _STAYS_ON_FIELD and not effect.resolution else ""
+        done = "，".join(r for r in results if r) or lasting or "不发"
         game.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if card is not None and spec is not None and effect is not None and found is not None:
         _after_resolution(game, found[1], card, effect, link)
@@ -334,7 +359,7 @@ def _end_expiry(game: GameState, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
     phase = phase_effects_here(game)
-    ending = [e for e in game.expiring if e.controller == player and e.phase == phase and e.uid == uid
-              and durations.due(game, e)]
+    ending = [e for e in game.expiring if e.controller == player and DURATION_PHASE.get(Duration(e.phase)) == phase
+              and e.uid == uid and durations.due(game, e) and durations.still_applies(game, e)]
     expiry = ending[int(number or 1) - 1]
     game.say(durations.undo(game, expiry))

@@ -23,7 +23,7 @@ Commands
 ``run FILE... [--cards FILE]... [--narrate] [--story] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
     Play scenario files (a directory stands for its ``*.yaml`` files) with the cards of the
     ``--cards`` files added to the built-in library; see :mod:`ygo_fsm.scenario` for the format.
-``schema scenario|trace|machine|cards``
+``schema scenario|trace|machine|cards|state``
     Print a JSON Schema.
 ``reference``
     Print the effect vocabulary's reference page (``docs/effects.md``, Markdown).
@@ -53,6 +53,7 @@ from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .reference import reference_page
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
+from .snapshot import duel_json_schema
 from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
 from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
 
@@ -509,6 +510,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "trace": TraceRecord.model_json_schema,
         "machine": MachineSpec.model_json_schema,
         "cards": card_file_json_schema,
+        "state": duel_json_schema,
     }
     _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
     return 0
@@ -586,7 +588,7 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards"))
+    schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards", "state"))
     schema.set_defaults(handler=_cmd_schema)
 
     reference = commands.add_parser("reference", help="print the effect vocabulary's reference page (Markdown)")

@@ -503,7 +503,10 @@ class Duel:
             citation = guard_citation(name)
             return f" ({citation})" if citation else ""
 
-        return ", ".join([f"{g} does not hold{cite(g)}" for g in failed] + [f"{u} holds{cite(u)}" for u in held])
+        scoped = ([f"declared for the {spec.profile} profile only (this duel plays {frame.game.profile.value})"]
+                  if spec.profile is not None and frame.game.profile != spec.profile else [])
+        return ", ".join(scoped + [f"{g} does not hold{cite(g)}" for g in failed]
+                         + [f"{u} holds{cite(u)}" for u in held])
 
     def _declared_elsewhere(self, name: str) -> str:
         """Where an action not offered here is declared, and what would block it there."""

@@ -29,8 +29,10 @@ def lasting(game: GameState, op: Operation, link: Link, card: CardInstance, kind
     if op.until is None:
         return
     ends = game.turn + op.turns if op.turns else 0
+    where = game.find(card.uid)
+    identity = card.identity if where is not None and where[1] is Zone.monster and kind != "banished" else ""
     game.expiring.append(Expiry(op.until.value, link.controller, card.uid, atk, link.name, kind=kind,
-                                defence=defence, turn=ends))
+                                defence=defence, turn=ends, identity=identity))
 
 
 def due(game: GameState, expiry: Expiry) -> bool:
@@ -38,9 +40,21 @@ def due(game: GameState, expiry: Expiry) -> bool:
     return expiry.turn <= game.turn
 
 
+def still_applies(game: GameState, expiry: Expiry) -> bool:
+    """What ``expiry`` changed is still there to carry it: the same monster on the field (not one
+    that left it and perhaps came back, a new monster: 004 ●…也视为怪兽数量发生变化), the banished
+    card still banished; a player's (``no_battle_damage``) always."""
+    if expiry.kind == "no_battle_damage":
+        return True
+    found = game.find(expiry.uid)
+    if expiry.kind == "banished":
+        return found is not None and found[1] is Zone.banished
+    return found is not None and found[1] is Zone.monster and expiry.applies(found[2].identity)
+
+
 def applies(game: GameState, kind: str, uid: str) -> bool:
     """A lasting effect of ``kind`` applies to ``uid`` (a card, or a player for ``no_battle_damage``)."""
-    return any(e.kind == kind and e.uid == uid for e in game.expiring)
+    return any(e.kind == kind and e.uid == uid and still_applies(game, e) for e in game.expiring)
 
 
 def undo(game: GameState, expiry: Expiry) -> str:
@@ -48,9 +62,9 @@ def undo(game: GameState, expiry: Expiry) -> str:
     if expiry in game.expiring:
         game.expiring.remove(expiry)
     found = game.find(expiry.uid)
-    if expiry.kind == "atk":
-        if found is None:
-            return f"「{expiry.source}」的效果结束"
+    if not still_applies(game, expiry):
+        return f"「{expiry.source}」的效果结束"
+    if expiry.kind == "atk" and found is not None:
         card = found[2]
         card.atk = max(0, card.atk - expiry.atk)
         card.defence = max(0, card.defence - expiry.defence)
@@ -72,7 +86,7 @@ def undo(game: GameState, expiry: Expiry) -> str:
         if len(owner.monsters) >= MONSTER_ZONES:
             return f"「{expiry.source}」的效果结束，没有空的怪兽区域，「{card.name}」不回到场上"
         owner.banished.remove(card)
-        card.leave_field()  # a new monster (it left the field)
+        card.arrive()  # a new monster (004 ●…也视为怪兽数量发生变化)
         card.face_up, card.position = True, Position.attack
         card.summoned_turn = game.turn
         owner.monsters.append(card)
@@ -80,7 +94,11 @@ def undo(game: GameState, expiry: Expiry) -> str:
     return f"「{expiry.source}」的效果结束"
 
 
-def end_at(game: GameState, point: Duration) -> None:
-    """End every effect lasting until ``point`` (a point that is not a phase's open game state)."""
-    for expiry in [e for e in game.expiring if e.phase == point.value and due(game, e)]:
-        game.say(undo(game, expiry))
+def end_at(game: GameState, *points: Duration) -> None:
+    """End by themselves, in the order they began, the effects lasting until one of ``points``
+    whose number of turns is over; one whose monster has left the field ends without a word."""
+    for expiry in [e for e in game.expiring if Duration(e.phase) in points and due(game, e)]:
+        if still_applies(game, expiry):
+            game.say(undo(game, expiry))
+        else:
+            game.expiring.remove(expiry)

@@ -29,9 +29,12 @@ from collections.abc import Iterator
 
 from . import durations, subjects, targeting
 from .cards import (
+    DURATION_PHASE,
+    ENDING_BY_THEMSELVES,
     SPELL_KINDS,
     TRAP_KINDS,
     CardType,
+    Duration,
     EffectKind,
     EffectSpec,
     Location,
@@ -40,7 +43,7 @@ from .cards import (
     Target,
     Timing,
 )
-from .game import SPELL_TRAP_ZONES, Zone, other_player
+from .game import PROFILE_RULES, SPELL_TRAP_ZONES, Zone, other_player
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState
 
@@ -55,6 +58,10 @@ def move(game: GameState, card: CardInstance, to: Zone, *, player: str | None = 
     if where is not None:
         game.players[where[0]].zone_list(where[1]).remove(card)
         player = player or (where[0] if to is not Zone.graveyard else card.owner)
+    if where is not None and where[1] is Zone.monster and to is not Zone.monster:
+        card.leave_field()  # banished, returned …: it is no longer that monster
+    if to is Zone.monster and (where is None or where[1] is not Zone.monster):
+        card.arrive()
     game.players[player or card.owner].zone_list(to).append(card)
 
 
@@ -87,7 +94,6 @@ def phase_effects_here(game: GameState) -> str | None:
     return None
 
 
-_PHASES = frozenset(phase.value for phase in Phase)
 _PRIORITY_OPEN_STATES = ("turn_player", "opponent", "turn_player_handles", "opponent_handles")
 
 
@@ -169,7 +175,7 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
-    if effect.once_per_turn and (card.uid, effect_index(card, effect), game.turn) in game.used_once:
+    if effect.once_per_turn and (once_key(zone, card), effect_index(card, effect), game.turn) in game.used_once:
         return False
     if effect.once_per_turn_name and (name_key(card), effect_index(card, effect), game.turn) in game.used_once:
         return False
@@ -189,6 +195,13 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
 def name_key(card: CardInstance) -> str:
     """How once-per-turn-per-name marks name a card: every copy shares it."""
     return f"name:{card.card.id if card.card is not None else card.name}"
+
+
+def once_key(zone: Zone, card: CardInstance) -> str:
+    """What once-per-turn bookkeeping is tied to: a monster on the field by its field identity (a
+    monster that left the field and came back is a new monster: 004 ●…也视为怪兽数量发生变化),
+    any other card by its uid."""
+    return card.identity if zone is Zone.monster else card.uid
 
 
 def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> bool:
@@ -228,8 +241,31 @@ def effect_index(card: CardInstance, effect: EffectSpec) -> int:
     return card.card.effects.index(effect) if card.card is not None else 0
 
 
+def destruction_determined(game: GameState, card: CardInstance) -> bool:
+    """``card`` was determined to be destroyed by the battle in progress and is still on the field
+    until the end of the Damage Step: its continuous effects no longer apply and it cannot be
+    targeted by effects (004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用。
+    而且确定破坏的怪兽，直到该伤害步骤结束、被送去墓地时不能成为效果的对象)."""
+    attack = game.attack
+    return (attack is not None and attack.outcome == "fought" and card.uid in attack.destroyed
+            and card.identity in (attack.attacker_identity, attack.target_identity))
+
+
 def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
-    """The target options of an effect (``[None]`` when it takes none)."""
+    """The target options of an effect (``[None]`` when it takes none); a monster determined to be
+    destroyed by battle is not one (004)."""
+    options = _target_options(game, controller, card, effect)
+    if game.attack is None or not game.attack.destroyed:
+        return options
+    return [uid for uid in options if uid is None or not _determined(game, uid)]
+
+
+def _determined(game: GameState, uid: str) -> bool:
+    found = find(game, uid)
+    return found is not None and found[1] is Zone.monster and destruction_determined(game, found[2])
+
+
+def _target_options(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
     target = effect.target
     if target is Target.none:
         return [None]
@@ -321,9 +357,13 @@ def _in_open_state(game: GameState) -> bool:
 
 def expiring_now(game: GameState, player: str) -> list[tuple[int, Expiry]]:
     """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
+    # under modern those 004 names end by themselves where it says: nobody ends them
+    by_themselves = PROFILE_RULES[game.profile].durations_end_by_themselves
     return [(number, expiry) for number, expiry in enumerate(game.expiring)
-            if expiry.controller == player and expiry.phase in _PHASES and durations.due(game, expiry)
-            and in_phase_open_state(game, Phase(expiry.phase))]
+            if expiry.controller == player and Duration(expiry.phase) in DURATION_PHASE
+            and not (by_themselves and Duration(expiry.phase) in ENDING_BY_THEMSELVES)
+            and durations.due(game, expiry) and durations.still_applies(game, expiry)
+            and in_phase_open_state(game, DURATION_PHASE[Duration(expiry.phase)])]
 
 
 def phase_processing(game: GameState, player: str) -> list[Choice]:
@@ -379,9 +419,10 @@ def chain_responses(game: GameState, player: str) -> list[Choice]:
     return _choices(game, player, candidates())
 
 
-def window_chain1(game: GameState, player: str) -> list[Choice]:
+def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> list[Choice]:
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
-    effect where allowed, then spell speed 2+ (no-timing cards not in restricted windows)."""
+    effect where allowed (only with ``ignition``), then spell speed 2+ (no-timing cards not in
+    restricted windows)."""
     window = game.window
     happened = window.events if window is not None else []
 
@@ -391,7 +432,8 @@ def window_chain1(game: GameState, player: str) -> list[Choice]:
                     or not damage_step_allows(game, effect)):
                 continue
             if effect.kind is EffectKind.ignition:
-                allowed = window is not None and window.ignition_allowed and player == game.turn_player
+                allowed = (ignition and window is not None and window.ignition_allowed
+                           and player == game.turn_player)
             elif effect.spell_speed >= 2:
                 allowed = (any(subjects.answers(effect, player, card, o) for o in happened) if effect.events
                            else not (window is not None and window.restricted))
@@ -408,7 +450,7 @@ def special_summons_forbidden(game: GameState) -> str:
     for player in (game.turn_player, game.opponent):
         for zone, card, _, effect in effects_of(game, player):
             if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
-                    and card.face_up):
+                    and card.face_up and not destruction_determined(game, card)):
                 return card.name
     return ""
 

@@ -23,10 +23,12 @@ class Profile(str, Enum):
     """Rule profile: which era's rules a duel follows (DESIGN.md "Rule profiles")."""
 
     modern = "modern"
-    """004: the first player neither draws nor conducts a Battle Phase on turn 1."""
+    """004 and, where 004 is silent, the current official rules (PR17, Rulebook v10, the Fast
+    Effect Timing chart): e.g. the first player neither draws nor conducts a Battle Phase on
+    turn 1."""
     ocg2008 = "ocg2008"
-    """000/001/002/003: the first player draws and may enter the Battle Phase on turn 1, but
-    cannot attack."""
+    """000/001/002/003 literally, worked examples included: e.g. the first player draws and may
+    enter the Battle Phase on turn 1, but cannot attack."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,10 @@ class ProfileRules:
     first_turn_battle_phase: bool
     first_turn_attacks: bool
     replay_may_stop_attack: bool
+    durations_end_by_themselves: bool
+    """『直到战斗阶段结束时』 / 『直到回合游戏结束时』 effects end at the point the rule names, nobody
+    choosing to end them (modern: 004); otherwise their controller ends them in the open game state
+    of that phase (ocg2008: 000 ●バトルフェイズ【４】, ●エンドフェイズ【２】)."""
     citation: str
 
 
@@ -46,15 +52,21 @@ PROFILE_RULES: dict[Profile, ProfileRules] = {
         first_turn_battle_phase=False,
         first_turn_attacks=False,
         replay_may_stop_attack=True,
+        durations_end_by_themselves=True,
         citation="004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡; ●先攻第1回合游戏玩家不能进行战斗阶段; "
-                 "●重新选择攻击对象时可以不选择任何怪兽而停止攻击",
+                 "●重新选择攻击对象时可以不选择任何怪兽而停止攻击; "
+                 "●『直到战斗阶段结束时』…直到双方玩家互相放弃发动卡的优先权且全部的卡的处理终了时适用; "
+                 "●记载了『直到回合游戏结束时』的效果…手卡调整结束全部的卡的处理终了时为止适用",
     ),
     Profile.ocg2008: ProfileRules(
         first_turn_draw=True,
         first_turn_battle_phase=True,
         first_turn_attacks=False,
         replay_may_stop_attack=False,
-        citation="002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能）",
+        durations_end_by_themselves=False,
+        citation="002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能）; "
+                 "000 ●バトルフェイズ【４】·『战斗流程结束为止～』的效果结束; "
+                 "●エンドフェイズ【２】·『回合结束为止～』的效果结束（不进入连锁）",
     ),
 }
 

@@ -34,7 +34,10 @@ from .spec import DONE_EVENT, Actor, MachineSpec
 
 #: A citation names a seed file (three digits) and a clause marker, e.g.
 #: ``000 ●ドローフェイズ【２】`` or ``004 ●先攻第1回合…``.
-CITATION = re.compile(r"^\d{3}(/\d{3})* \S")
+CITATION = re.compile(r"^(\d{3}(/\d{3})*|PR17|FET|RBv10) \S")
+"""A seed file number (``000``) — or, for a ``modern``-only rule the seeds do not state, an official
+source: ``PR17`` (OCG Perfect Rulebook 2017), ``FET`` (the Fast Effect Timing chart), ``RBv10``
+(Rulebook v10) — then the clause."""
 
 
 def machines_dir() -> Path:
@@ -119,6 +122,7 @@ def check_machine(
     callbacks: Collection[str],
     choosers: Collection[str] = (),
     phases: Collection[str] = (),
+    profiles: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for one machine: the checks that need only this spec and the known names."""
     issues: list[DefinitionIssue] = []
@@ -170,6 +174,8 @@ def check_machine(
         for name in transition.callbacks:
             if name not in callbacks:
                 issue(item, f"unknown callback {name!r}")
+        if transition.profile is not None and profiles and transition.profile not in profiles:
+            issue(item, f"unknown profile {transition.profile!r} (profiles: {', '.join(sorted(profiles))})")
         if transition.choices is not None:
             if transition.choices not in choosers:
                 issue(item, f"unknown chooser {transition.choices!r}")
@@ -216,6 +222,7 @@ def check_machines(
     callbacks: Collection[str],
     choosers: Collection[str] = (),
     phases: Collection[str] = (),
+    profiles: Collection[str] = (),
 ) -> list[DefinitionIssue]:
     """Layer 2 for a whole set: per-machine checks plus duplicate ids and sub-machine finals."""
     specs = list(specs)
@@ -229,7 +236,7 @@ def check_machines(
         by_id[spec.id] = spec
     for spec in specs:
         issues.extend(check_machine(spec, machine_ids=by_id, guards=guards, callbacks=callbacks, choosers=choosers,
-                                    phases=phases))
+                                    phases=phases, profiles=profiles))
     for spec in specs:
         for state in spec.states:
             child = by_id.get(state.machine or "")
@@ -246,6 +253,7 @@ def load_machines(
     callbacks: Collection[str],
     choosers: Collection[str] = (),
     phases: Collection[str] = (),
+    profiles: Collection[str] = (),
 ) -> dict[str, MachineSpec]:
     """Read and validate every ``*.yaml`` file in ``directory`` (default :func:`machines_dir`).
 
@@ -264,7 +272,8 @@ def load_machines(
         if spec is not None:
             specs.append(spec)
     if not issues:
-        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases))
+        issues.extend(check_machines(specs, guards=guards, callbacks=callbacks, choosers=choosers, phases=phases,
+                                     profiles=profiles))
     if issues:
         raise MachineDefinitionError(issues)
     return {spec.id: spec for spec in specs}

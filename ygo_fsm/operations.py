@@ -35,21 +35,20 @@ ORIGINS = {Zone.hand: "hand", Zone.monster: "field", Zone.spell_trap: "field", Z
 """The :class:`~ygo_fsm.cards.Origin` of a card leaving each zone."""
 
 
-def _happened(game: GameState, event: Event, player: str, uid: str, *, cause: str = "", by: str = "",
-              origin: str = "") -> None:
-    game.events.append(Occurrence(event, player, uid, cause=cause, by=by, origin=origin))
-
-
 def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause: str = "", by: str = "",
-                 resolved: bool = False) -> None:
+                 resolved: bool = False, together: bool = False) -> None:
     """Send ``card`` to its owner's graveyard (``cause``: ``battle``, ``effect`` (``by`` whose
     effect), ``cost``). A spell or trap card that goes there because its activation resolved
-    (``resolved``) is not an event: it does not make a "when" trigger miss its timing."""
+    (``resolved``) is not an event: it does not make a "when" trigger miss its timing.
+    ``together``: at the same time as what was recorded just before (several monsters destroyed
+    by one effect); its events (sent, destroyed, a monster sent) are one thing happening
+    (PR17 missing the timing)."""
     where = find(game, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
     if where is not None and card.card is not None and not resolved:
-        _happened(game, Event.sent_to_graveyard, where[0], card.uid, cause=cause, by=by,
-                  origin=ORIGINS.get(where[1], ""))
+        emit(game, Event.sent_to_graveyard, where[0], card.uid, cause=cause, by=by,
+             origin=ORIGINS.get(where[1], ""), together=together)
+        together = True
     if destroyed:
         card.destroyed_turn = game.turn
     card.face_up = True
@@ -63,24 +62,29 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause:
         move(game, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            _happened(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field")
-        _happened(game, Event.monster_sent_to_graveyard, where[0], card.uid, cause=cause, by=by, origin="field")
+            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together)
+            together = True
+        emit(game, Event.monster_sent_to_graveyard, where[0], card.uid, cause=cause, by=by, origin="field",
+             together=together)
 
 
 def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool,
             by: str = "", face_down: bool = False) -> None:
     where = find(game, card.uid)
     origin = ORIGINS.get(where[1], "") if where is not None else ""
-    if where is not None and where[1] is Zone.monster:
+    again = where is not None and where[1] is Zone.monster
+    if again:
         card.leave_field()
     move(game, card, Zone.monster, player=player)
+    if again:
+        card.arrive()  # summoned anew: a new monster (004 ●…也视为怪兽数量发生变化)
     card.face_up = not face_down
     if face_down:
         card.set_turn = game.turn
     card.position = position
     card.summoned_by_own_effect = own_effect
     card.summoned_turn = game.turn
-    _happened(game, Event.special_summoned, player, card.uid, cause=Cause.effect.value, by=by, origin=origin)
+    emit(game, Event.special_summoned, player, card.uid, cause=Cause.effect.value, by=by, origin=origin)
     game.last_action_summon = True
 
 
@@ -104,8 +108,23 @@ def _amount(game: GameState, op: Operation, link: Link) -> int:
     return op.amount
 
 
+_ON_THIS_CARD = (Op.modify_atk, Op.return_to_hand, Op.banish)
+"""Operations that can act on "this card" (``what: self``)."""
+
+
+def _still_this_card(game: GameState, link: Link, card: CardInstance) -> bool:
+    """A monster activated on the field is still that monster: one that left the field (and perhaps
+    came back) is a new card (004 ●…也视为怪兽数量发生变化)."""
+    if not link.source_identity:
+        return True
+    where = find(game, card.uid)
+    return where is not None and where[1] is Zone.monster and card.identity == link.source_identity
+
+
 def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
     kind = op.op
+    if op.what == "self" and kind in _ON_THIS_CARD and not _still_this_card(game, link, card):
+        return ""
     if kind is Op.damage:
         amount = _amount(game, op, link)
         players = [game.turn_player, game.opponent] if op.to == "both" else [_player_for(game, link, op.to)]
@@ -234,8 +253,8 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     else:
         found = find(game, link.target) if link.target else None
         victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
-    for victim in victims:
-        to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller)
+    for number, victim in enumerate(victims):  # all at once
+        to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller, together=number > 0)
     if not victims:
         return ""
     if op.what == "all_monsters":
@@ -339,7 +358,7 @@ def _return(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
         owner = game.players[returned.owner]
         if to_hand:
             owner.hand_cards.append(returned)
-            _happened(game, Event.returned_to_hand, where[0], returned.uid, cause=Cause.effect.value,
+            emit(game, Event.returned_to_hand, where[0], returned.uid, cause=Cause.effect.value,
                       by=link.controller, origin=ORIGINS.get(where[1], ""))
         else:
             owner.deck_cards.insert(0, returned)
@@ -359,7 +378,7 @@ def _banish(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
             victim.leave_field()
         victim.face_up = True
         move(game, victim, Zone.banished, player=victim.owner)
-        _happened(game, Event.banished, where[0], victim.uid, cause=Cause.effect.value, by=link.controller,
+        emit(game, Event.banished, where[0], victim.uid, cause=Cause.effect.value, by=link.controller,
                   origin=ORIGINS.get(where[1], ""))
         if where[1] is Zone.monster:
             lasting(game, op, link, victim, "banished")
@@ -514,8 +533,8 @@ def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...]
 
     def discarded(card: CardInstance) -> None:
         move(game, card, Zone.graveyard)
-        _happened(game, Event.sent_to_graveyard, player, card.uid, cause=cause, by=by, origin="hand")
-        _happened(game, Event.discarded, player, card.uid, cause=cause, by=by, origin="hand")
+        emit(game, Event.sent_to_graveyard, player, card.uid, cause=cause, by=by, origin="hand")
+        emit(game, Event.discarded, player, card.uid, cause=cause, by=by, origin="hand", together=True)
 
     for uid in chosen[:count]:
         found = find(game, uid)
@@ -525,7 +544,7 @@ def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...]
         if state.unnamed_hand > 0:
             state.hand -= 1
             state.graveyard += 1
-            game.events.append(Occurrence(Event.discarded, player, None, cause=cause, by=by, origin="hand"))
+            emit(game, Event.discarded, player, cause=cause, by=by, origin="hand")
         else:
             card = next((c for c in state.hand_cards if c.uid != skip), None)
             if card is not None:

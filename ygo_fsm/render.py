@@ -7,7 +7,8 @@ machine running the code, so a test can compare a fresh rendering with the commi
 
 What the diagrams show
     A state is drawn with its label(s) and, in brackets, its rule citation. A transition
-    is drawn with its event, its actor, its guards (``[g1 ∧ g2 ∧ ¬u1]``: every guard must
+    is drawn with its profile when it holds under one rule profile only (``«modern»``), its
+    event, its actor, its guards (``[g1 ∧ g2 ∧ ¬u1]``: every guard must
     hold and no ``unless`` guard may hold), its callbacks (``/ cb1, cb2``), its label(s)
     and its rule citation. In DOT, every node and edge also carries the rule citation as
     its ``tooltip`` (the SVG tooltip) and a stable ``id`` (``state_<state id>``,
@@ -145,6 +146,11 @@ def _guard_text(transition: TransitionSpec) -> str:
     return f"[{' ∧ '.join(terms)}]" if terms else ""
 
 
+def _profile_text(transition: TransitionSpec) -> str:
+    """``«modern»`` for a transition scoped to one rule profile, or ``""`` for every profile."""
+    return f"«{transition.profile}»" if transition.profile else ""
+
+
 def _callback_text(transition: TransitionSpec) -> str:
     """``/ cb1, cb2``, or ``""`` when the transition has no callback."""
     text = f"/ {', '.join(transition.callbacks)}" if transition.callbacks else ""
@@ -240,7 +246,7 @@ def _node_attrs(state: StateSpec, langs: Sequence[Lang], *, highlighted: bool) -
 
 
 def _edge_attrs(transition: TransitionSpec, langs: Sequence[Lang]) -> list[tuple[str, str]]:
-    lines = [f"{transition.event} ({_actor_text(transition.actor, langs)})"]
+    lines = [f"{_profile_text(transition)} {transition.event}".lstrip() + f" ({_actor_text(transition.actor, langs)})"]
     guards = _guard_text(transition)
     if guards:
         lines.append(guards)
@@ -413,7 +419,7 @@ def to_mermaid(spec: MachineSpec, *, lang: str = "both") -> str:
             note = "<br/>".join(_mermaid_text(line) for line in _submachine_texts(state.machine, langs))
             out.append(f"    note right of {ids[state.id]} : {note}")
     for transition in spec.transitions:
-        parts = [transition.event, _guard_text(transition), _callback_text(transition)]
+        parts = [_profile_text(transition), transition.event, _guard_text(transition), _callback_text(transition)]
         text = _mermaid_text(" ".join(part for part in parts if part))
         source = ids.get(transition.source, transition.source)
         dest = ids.get(transition.dest, transition.dest)
@@ -506,6 +512,10 @@ def _legend(langs: Sequence[Lang]) -> list[str]:
             zh="实线: 玩家行动 (蓝: 回合玩家, 红: 对方); 虚线: 引擎事件; 点线: done (子状态机结束)",
             en="solid edge: a player action (blue: turn player, red: opponent); "
             "dashed: an engine event; dotted: done (the sub-machine finished)",
+        ),
+        Label(
+            zh="«modern» / «ocg2008»: 只在该规则版本中有效的迁移 (各自引用其规则出处)",
+            en="«modern» / «ocg2008»: a transition that holds only under that rule profile (each cites its side)",
         ),
         Label(
             zh="边的标注: 事件 (行动者) [守卫 ∧ ¬除外条件] / 回调, 其后是说明与 [规则出处]",

@@ -221,6 +221,23 @@ def cannot_attack_applies(frame: Frame) -> bool:
 # --- end phase ------------------------------------------------------------------------
 
 
+@callback
+def expire_battle_phase_durations(frame: Frame) -> None:
+    """『直到战斗阶段结束时』 effects end as the End Step ends, by themselves
+    (004 ●『直到战斗阶段结束时』或『战斗阶段中』适用的效果直到双方玩家互相放弃发动卡的优先权
+    且全部的卡的处理终了时适用)."""
+    durations.end_at(frame.game, Duration.battle_end_step)
+
+
+@callback
+def expire_turn_durations(frame: Frame) -> None:
+    """『直到回合游戏结束时』 effects (and the older 『直到结束阶段时』, reworded so in 2014) end once the
+    hand size adjustment is over, by themselves
+    (004 ●记载了『直到回合游戏结束时』的效果直到双方玩家互相放弃发动卡的优先权，
+    手卡调整结束全部的卡的处理终了时为止适用)."""
+    durations.end_at(frame.game, Duration.end_phase, Duration.end_of_turn)
+
+
 @guard
 def hand_over_limit(frame: Frame) -> bool:
     """The turn player's hand is over their limit: 6, or 7 / 5 / none under
@@ -417,6 +434,15 @@ def window_chain1(frame: Frame) -> list[Choice]:
     chain only if its last action was a summon — 001 例1/例2), then spell speed 2+ (000 5–7)."""
     game = frame.game
     return effects.window_chain1(game, priority.holder(game) or game.turn_player)
+
+
+@chooser
+def window_fast_effects(frame: Frame) -> list[Choice]:
+    """CHAIN1 once the triggers are placed, fast effects only: after a summon that starts no chain
+    and after a chain the turn player may respond only with spell speed 2+; an ignition effect
+    needs the open game state (FET; PR17 p.109)."""
+    game = frame.game
+    return effects.window_chain1(game, priority.holder(game) or game.turn_player, ignition=False)
 
 
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
@@ -728,3 +754,18 @@ def send_battle_destroyed(frame: Frame) -> None:
     Step end."""
     battle.send_destroyed(frame.game)
     durations.end_at(frame.game, Duration.end_of_damage_step)
+
+
+@guard
+def battler_gone(frame: Frame) -> bool:
+    """The attacker, or the attack target of an attack that is not direct, has left the field
+    before damage calculation: there is no damage calculation, the Damage Step goes on to its end
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』; PR17 Damage Step)."""
+    return battle.battler_gone(frame.game)
+
+
+@callback
+def skip_damage_calculation(frame: Frame) -> None:
+    """No damage calculation: the battle does not count as fought, nothing is destroyed by battle
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+    battle.skip_calculation(frame.game)

@@ -66,7 +66,7 @@ The format
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
-                                           # (outcome: in_progress | cancelled | stopped | fought)
+                                           # (outcome: in_progress | cancelled | stopped | fought | no_battle)
           attacked: [a_monster_1]          # monsters that declared an attack this turn
                                            # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
@@ -101,14 +101,18 @@ Semantics
   named by its id in the machine file (``first_turn_no_draw``) or as ``machine.id``.
 * ``refuse`` is a failure when the action is offered; otherwise the duel must raise
   :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was.
+* ``legal``, ``not_legal`` and ``refuse`` name offered actions: a bare name (``activate``)
+  names every option of the action; a name with an option names that option and every
+  option extending it on the same card (``activate x`` names ``activate x``,
+  ``activate x>target`` and ``activate x#2>target``), so an item never misses an option only
+  because it left out the target.
 * ``pass_until`` takes ``pass`` while the state path is not inside the given state. Already
   inside it, it does nothing. It is a failure when a player who must act is not offered
   ``pass`` (a choice is needed: use ``do``), when the duel ends first, or when the state is
   not reached within :data:`PASS_LIMIT` passes.
 
 Every action name (``do``, ``refuse``, ``legal``, ``not_legal``) must be a player event
-declared in the machines (an action with an option is compared with its full text,
-``activate last_battle>jougen``; a bare name matches any of its options), every transition
+declared in the machines, every transition
 (``taken``, ``not_taken``) a declared transition, and every state (``expect.state``,
 ``pass_until``) a state path from the ``turn`` machine down (``battle_phase.end_step``);
 ``setup.phase`` must be a state of the ``turn`` machine. Otherwise — as for malformed YAML
@@ -250,7 +254,7 @@ class AttackExpectation(_Model):
     attacker: str | None = None
     target: str | None = None
     """The target's uid, or ``direct``."""
-    outcome: Literal["in_progress", "cancelled", "stopped", "fought"] | None = None
+    outcome: Literal["in_progress", "cancelled", "stopped", "fought", "no_battle"] | None = None
     replayed: bool | None = None
     battle_damage: dict[Player, int] | None = None
     """Battle damage each player took in it (players not named took none)."""
@@ -694,9 +698,7 @@ def _do(duel: Duel, step: DoStep, where: str) -> None:
 
 def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
     item = f"{where}.refuse"
-    offered = [a for a in duel.legal_actions()
-               if (str(a) == step.refuse if " " in step.refuse else a.name == step.refuse)
-               and step.by in (None, a.player)]
+    offered = [a for a in duel.legal_actions() if names_option(step.refuse, a) and step.by in (None, a.player)]
     if offered:
         raise _fail(f"{item}: expected {step.refuse!r} to be refused{f' to {step.by}' if step.by else ''}, "
                     f"but it is offered to {offered[0].player} in {duel.state} "
@@ -713,6 +715,24 @@ def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
             raise _fail(f"{where}.reason: expected the refusal to mention {step.reason!r}, found: {exc}") from exc
         return
     raise _fail(f"{item}: expected {step.refuse!r} to be refused, but the duel accepted it")
+
+
+def names_option(item: str, action: Action) -> bool:
+    """Whether a scenario item (``legal``, ``not_legal``, ``refuse``) names the offered ``action``.
+
+    A bare name (``activate``) names every option of that action. An item with an option names
+    that option and every option that extends it on the same card: ``activate x`` names
+    ``activate x``, ``activate x>target`` and ``activate x#2…``; ``activate x#2`` names
+    ``activate x#2>target`` — so ``not_legal: [activate x]`` cannot pass vacuously because ``x``
+    happens to be offered only with a target.
+    """
+    name, choice = Action.parse(item)
+    if name != action.name:
+        return False
+    if choice is None:
+        return True
+    offered = action.choice or ""
+    return offered == choice or (offered.startswith(choice) and offered[len(choice)] in ">#")
 
 
 def _pass_until(duel: Duel, step: PassUntilStep, where: str) -> None:
@@ -769,11 +789,12 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
     if expect.over is not None and duel.is_over != expect.over:
         found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
         problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
-    offered = _names(duel.legal_actions())
-    offered_text = [str(action) for action in duel.legal_actions()]
+    legal_now = duel.legal_actions()
+    offered = _names(legal_now)
+    offered_text = [str(action) for action in legal_now]
 
     def is_offered(text: str) -> bool:
-        return text in offered_text if " " in text else text in offered
+        return any(names_option(text, action) for action in legal_now)
 
     for number, name in enumerate(expect.legal):
         if not is_offered(name):

@@ -149,6 +149,10 @@ class TransitionSpec(_Model):
     choices: str | None = Field(default=None, pattern=_ID)
     """Name of a chooser listing the options of a player action (e.g. which effect to
     activate); the action is offered once per option, and only when there is one."""
+    profile: str | None = Field(default=None, pattern=_ID)
+    """The rule profile (``modern`` or ``ocg2008``) this transition belongs to; ``None``: every
+    profile. A profile-scoped transition is enabled only in a duel of that profile; where the
+    profiles differ, each side's transition cites its own clause."""
     label: Label
     rule: str = ""
 

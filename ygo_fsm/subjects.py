@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import Cause, EffectSpec, Event, Origin, Subject
+from .cards import CHAIN1_ONLY_EVENTS, Cause, EffectSpec, Event, Origin, Subject
 from .state import CardInstance, GameState, Link, Occurrence
 
 
@@ -60,10 +60,11 @@ def link_occurrences(game: GameState, link: Link) -> list[Occurrence]:
 
 def occurrences_now(game: GameState) -> list[Occurrence]:
     """What a response may answer now: the newest link's activation, then the events that opened
-    the current window."""
+    the current window — but a link after CHAIN1 never answers an event only CHAIN1 answers
+    (:data:`~ygo_fsm.cards.CHAIN1_ONLY_EVENTS`: the summon attempt)."""
     found = link_occurrences(game, game.chain[-1]) if game.chain else []
     if game.window is not None:
-        found += game.window.events
+        found += [o for o in game.window.events if not (game.chain and o.event in CHAIN1_ONLY_EVENTS)]
     return found
 
 
@@ -75,15 +76,3 @@ def event_card(effect: EffectSpec, player: str, card: CardInstance,
         if occurrence.uid is not None and answers(effect, player, card, occurrence):
             chosen = occurrence.uid
     return chosen
-
-
-def last_thing(events: list[Occurrence]) -> list[Occurrence]:
-    """The last thing to happen: the last occurrence and those just before it on the same card
-    (one card destroyed and sent to the graveyard is one thing, several events)."""
-    if not events:
-        return []
-    last = events[-1]
-    index = len(events) - 1
-    while index > 0 and last.uid is not None and events[index - 1].uid == last.uid:
-        index -= 1
-    return events[index:]

@@ -66,22 +66,33 @@ def target_gone(game: GameState, effect: EffectSpec, link: Link) -> bool:
         return True
     if effect.target in GRAVEYARD_TARGETS:
         return found[1] is not Zone.graveyard
-    return found[1] not in (Zone.monster, Zone.spell_trap)
+    # a target that left the field and came back is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)
+    return (found[1] not in (Zone.monster, Zone.spell_trap)
+            or (bool(link.target_identity) and found[2].identity != link.target_identity))
 
 
 def operands(game: GameState, op: Operation, link: Link, card: CardInstance) -> list[CardInstance]:
     """The cards ``op.what`` names: the target, this card, the event's card or the attacker
-    (none when it is gone)."""
+    (none when it is gone). One that was a monster on the field when it was chosen (or declared
+    the attack) must still be that monster: once it left the field, a monster that comes back is
+    a new monster it no longer names (004 ●…也视为怪兽数量发生变化)."""
     what = op.what
+    identity = ""
     if what == "self":
-        return [card]
-    if what == "target":
-        uid = link.target
+        uid: str | None = card.uid
+        identity = link.source_identity
+    elif what == "target":
+        uid, identity = link.target, link.target_identity
     elif what == "event_card":
-        uid = link.event_card
+        uid, identity = link.event_card, link.event_card_identity
     elif what == "attacker":
         uid = game.attack.attacker if game.attack is not None else None
+        identity = game.attack.attacker_identity if game.attack is not None else ""
     else:
         return []
     found = game.find(uid) if uid is not None else None
-    return [found[2]] if found is not None else []
+    if found is None:
+        return []
+    if identity and found[1] is Zone.monster and found[2].identity != identity:
+        return []  # it left the field and came back: a new monster
+    return [found[2]]

@@ -82,6 +82,15 @@ KINDS_BY_CARD_TYPE: dict[str, frozenset[str]] = {
 """Effect kinds a card of each type may have (000: 怪兽的效果 — 起动/诱发/诱发即时/翻转/永续;
 魔法卡和陷阱卡的发动; a card's continuous effect and its processing without a chain link)."""
 
+LASTING_CARD_KINDS = frozenset({"continuous_spell", "continuous_trap", "field_spell", "equip_spell"})
+"""Activations after which the spell or trap card stays face-up on the field."""
+
+LASTING_CARD_EFFECT_KINDS = frozenset({"trigger"})
+"""Kinds a spell or trap card that stays on the field (:data:`LASTING_CARD_KINDS`) may have
+besides those of its type, at ``location: field``: its face-up card's effect activated when an
+event happens, a chain link of its own (000 ●エンドフェイズ【３】例 CHAIN1「強制接収」;
+「生還の宝札」)."""
+
 COST_LOCATIONS: dict[str, frozenset[str]] = {
     "discard_self": frozenset({"hand"}),
     "tribute_self": frozenset({"field"}),
