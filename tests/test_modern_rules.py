@@ -610,6 +610,37 @@ def test_this_card_is_the_monster_that_activated_not_the_one_that_came_back() ->
     assert duel.players["A"].monsters[0].atk == 1000 and duel.expiring == []
 
 
+SUMMON_SNARE = card_spec("summon_snare", "trap", {
+    "kind": "normal_trap", "location": "set", "events": ["normal_summoned"], "subject": "opponent",
+    "resolution": [{"op": "destroy", "what": "event_card"}]})
+"""『对方怪兽召唤时，那只怪兽破坏』: a trap acting on the event's card, not a target."""
+SUMMONED = card_spec("summoned", "monster")
+
+
+def _snare_the_summon(*, flicker: bool) -> Duel:
+    """A normal summons 「summoned」; B answers with 「summon_snare」; A may chain 「flicker」 on it."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "summoned"}, {"card": "flicker", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "summon_snare", "zone": "spell_trap"}]}}}),
+        library=library(SUMMONED, SUMMON_SNARE, FLICKER))
+    duel.apply("normal_summon summoned")
+    pass_until(duel, "main_phase_1.summon.success_window.opponent")
+    duel.apply("activate summon_snare")
+    duel.apply("respond flicker>summoned" if flicker else "pass")
+    pass_until(duel, "main_phase_1.open.turn_player")
+    return duel
+
+
+def test_the_event_s_card_is_the_monster_of_the_event_not_the_one_that_came_back() -> None:
+    """A returning card is a new monster (004 ●…也视为怪兽数量发生变化): an effect acting on the
+    event's card (『那只怪兽』) does nothing to the monster that left the field and came back during
+    the chain; without that, it destroys the summoned monster."""
+    assert _snare_the_summon(flicker=False).where("summoned") == ("A", Zone.graveyard)
+    duel = _snare_the_summon(flicker=True)
+    assert duel.where("summoned") == ("A", Zone.monster)
+
+
 def test_a_duration_does_not_follow_its_monster_off_the_field_and_back() -> None:
     """「突進」's +700 was on the monster that left; the new monster is at its printed ATK and the end
     of the turn takes nothing from it (004 ●…也视为怪兽数量发生变化)."""

@@ -42,10 +42,10 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import last_happened
+from .events import emit, last_happened
 from .game import Zone
 from .operations import discard, run_operation, to_graveyard
-from .state import CardInstance, Choice, GameState, Link, Occurrence, Tier, Window
+from .state import CardInstance, Choice, GameState, Link, Tier, Window
 from .targeting import target_gone
 
 
@@ -164,12 +164,12 @@ def activate(game: GameState, player: str, key: str) -> None:
     cost = effect.cost
     if cost.pay_lp:
         game.lose_lp(player, cost.pay_lp)
-        game.events.append(Occurrence(Event.lp_paid, player, card.uid, cause=Cause.cost.value))
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
         notes.append(f"支付{cost.pay_lp}")
     if cost.pay_half_lp:
         paid = state.lp // 2
         game.lose_lp(player, paid)
-        game.events.append(Occurrence(Event.lp_paid, player, card.uid, cause=Cause.cost.value))
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
         notes.append(f"支付一半基本分（{paid}）")
     if cost.tribute_self:
         to_graveyard(game, card, destroyed=False, cause=Cause.cost.value)
@@ -237,13 +237,12 @@ def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: 
         if where is not None and where[1] is Zone.monster:
             card.leave_field()
         move(game, card, Zone.banished, player=card.owner)
-        game.events.append(Occurrence(Event.banished, player, card.uid, cause=Cause.cost.value))
+        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value)
         notes.append("把这张卡除外")
     for _ in range(cost.banish_from_graveyard):
         banished = _payer([c for c in state.graveyard_cards if c is not card], target)
         move(game, banished, Zone.banished, player=banished.owner)
-        game.events.append(Occurrence(Event.banished, player, banished.uid, cause=Cause.cost.value,
-                                      origin="graveyard"))
+        emit(game, Event.banished, player, banished.uid, cause=Cause.cost.value, origin="graveyard")
         notes.append(f"把墓地的「{banished.name}」除外")
     for _ in range(cost.send_own_monster):
         sent = _payer([m for m in state.monsters if m is not card], target)

@@ -14,7 +14,7 @@ from .durations import lasting
 from .effects import find, move, player_text, special_summons_forbidden
 from .events import emit
 from .game import MONSTER_ZONES, Position, TurnEffect, Zone, other_player
-from .state import CardInstance, Expiry, GameState, Link, Occurrence, PlayerState
+from .state import CardInstance, Expiry, GameState, Link, PlayerState
 from .targeting import operands
 
 _SKIPS = {"draw_phase": TurnEffect.skip_draw_phase, "standby_phase": TurnEffect.skip_standby_phase,
@@ -335,8 +335,7 @@ def _change_position(game: GameState, op: Operation, link: Link, card: CardInsta
             monster.position = Position.defence if monster.position is Position.attack else Position.attack
         shown = "里侧守备" if not monster.face_up else "守备" if monster.position is Position.defence else "攻击"
         changed.append(f"「{monster.name}」变成{shown}表示")
-        game.events.append(Occurrence(Event.position_changed, link.controller, monster.uid,
-                                      cause=Cause.effect.value, by=link.controller))
+        emit(game, Event.position_changed, link.controller, monster.uid, cause=Cause.effect.value, by=link.controller)
     return "，".join(changed)
 
 
@@ -433,8 +432,7 @@ def _tokens(game: GameState, op: Operation, link: Link) -> str:
                              position=Position.attack if op.position == "attack" else Position.defence)
         token.summoned_turn = game.turn
         state.monsters.append(token)
-        game.events.append(Occurrence(Event.special_summoned, player, uid, cause=Cause.effect.value,
-                                      by=link.controller))
+        emit(game, Event.special_summoned, player, uid, cause=Cause.effect.value, by=link.controller)
         game.last_action_summon = True
         made += 1
     return f"{player}的场上特殊召唤{made}只「{op.name or '衍生物'}」" if made else ""
