@@ -520,7 +520,7 @@ def test_grapha_discarded_by_a_card_effect_does_activate() -> None:
 
 WATCHER = card_spec("watcher", "monster", {
     "kind": "trigger", "location": "field", "wording": "when", "events": ["attack_declared"],
-    "conditions": {"event_of_opponent": True},
+    "subject": "opponent",
     "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
 """『对方怪兽的攻击宣言时，可以…』: an optional 'when … you can' trigger on the attack declaration."""
 LAST_WORDS = card_spec("last_words", "monster", {

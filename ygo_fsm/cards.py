@@ -413,9 +413,6 @@ class Conditions(_Model):
     normal_draw_due: bool = False
     """A normal draw is due this turn (effects that replace it need one: not on the first
     player's first turn under 004, 先攻第1回合游戏玩家的抽卡階段不能通常抽卡)."""
-    event_of_opponent: bool = False
-    """The event must concern the opponent's card
-    (「冥王竜ヴァンダルギオン」: 相手がコントロールするカードの発動を…)."""
     summoned_by_own_effect: bool = False
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
     during: tuple[Timing, ...] = ()

@@ -67,8 +67,7 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
                 continue
             conditions = effect.conditions
             met = [o for o in events if subjects.answers(effect, player, card, o)
-                   and (effect.mandatory or not o.deferred)
-                   and (not conditions.event_of_opponent or o.player != player)]
+                   and (effect.mandatory or not o.deferred)]
             if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
             own_event = effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
