@@ -74,6 +74,14 @@ def test_every_timing_is_a_state_of_the_machines() -> None:
 # --- semantic validation ----------------------------------------------------------------
 
 
+def test_a_card_that_stays_on_the_field_may_have_a_trigger_effect_there() -> None:
+    """000 ●エンドフェイズ【３】例: the face-up 「強制接収」 (a continuous trap) activates as CHAIN1 when
+    its controller discards: a spell or trap card that stays on the field may have a trigger effect
+    at location: field."""
+    assert problems_of(type="trap", effects=[{"kind": "continuous_trap", "location": "set"},
+                                             {"kind": "trigger", "events": ["discarded"], "subject": "own"}]) == []
+
+
 def test_the_built_in_library_and_the_pool_pass_the_checks() -> None:
     assert [p for c in default_library().values() for p in card_problems(c)] == []
     assert read_card_file(POOL)[1] == []
@@ -82,6 +90,9 @@ def test_the_built_in_library_and_the_pool_pass_the_checks() -> None:
 @pytest.mark.parametrize(("card", "expected"), [
     ({"type": "spell", "effects": [{"kind": "trigger", "events": ["destroyed"]}]},
      "my.yaml: card x: effects[0] (trigger): kind: a spell card cannot have a trigger effect"),
+    ({"type": "trap", "effects": [{"kind": "continuous_trap", "location": "set"},
+                                  {"kind": "trigger", "location": "hand", "events": ["discarded"]}]},
+     "my.yaml: card x: effects[1] (trigger): kind: a trap card cannot have a trigger effect"),
     ({"type": "trap", "effects": [{"kind": "normal_trap", "resolution": [{"op": "destroy", "what": "target"}]}]},
      "my.yaml: card x: effects[0] (normal_trap): resolution[0].what: destroy acts on the target, but the effect "
      "takes none (give target:)"),

@@ -112,6 +112,9 @@ def _kinds() -> list[str]:
     rows = ["| kind | spell speed | card types |", "|---|---|---|"]
     for kind in EffectKind:
         types = ", ".join(t for t, kinds in vocabulary.KINDS_BY_CARD_TYPE.items() if kind.value in kinds)
+        if kind.value in vocabulary.LASTING_CARD_EFFECT_KINDS:
+            lasting = "/".join(f"`{k}`" for k in sorted(vocabulary.LASTING_CARD_KINDS))
+            types += f"; spell, trap at `location: field` when the card has a {lasting} effect"
         speed = SPELL_SPEED.get(kind, 0)
         rows.append(f"| `{kind.value}` | {speed or 'not activated'} | {types} |")
     return rows
