@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams site golden check bench fuzz graphviz fonts chromium clean
+.PHONY: demo test diagrams site docs golden check bench fuzz graphviz fonts chromium clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,10 @@ diagrams: $(STAMP) graphviz fonts
 site: $(STAMP) graphviz fonts
 	$(VENV)/bin/ygo-fsm site --out site >/dev/null
 	@echo "rule-review site: file://$(CURDIR)/site/index.html"
+
+docs: $(STAMP)
+	@mkdir -p docs
+	$(VENV)/bin/ygo-fsm reference > docs/effects.md
 
 golden: $(STAMP)
 	$(VENV)/bin/ygo-fsm run --quiet --golden tests/golden tests/scenarios/seed

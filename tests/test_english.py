@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ygo_fsm import default_rulebook
+from ygo_fsm.cards import CardSpec, load_library, merge
 from ygo_fsm.english import english_detail
 from ygo_fsm.scenario import load_scenario, run_scenario
 from ygo_fsm.trace import narrate
@@ -18,14 +19,26 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
 _QUOTED_OR_CITED = re.compile(r'"[^"]*"|\[\d{3}[^\]]*\]$')
 
 
+def _card_file(path: Path) -> bool:
+    """A card file beside the scenarios (the library format: ``cards:`` and no ``steps:``)."""
+    text = path.read_text(encoding="utf-8")
+    return text.startswith("cards:") or ("\ncards:" in text and "\nsteps:" not in text)
+
+
 def _playable(path: Path) -> bool:
-    return "broken" not in path.parts
+    return "broken" not in path.parts and not _card_file(path)
+
+
+def _cards_beside(path: Path) -> dict[str, CardSpec] | None:
+    """The cards of the card files in a scenario's folder, as ``ygo-fsm run --cards`` gives them."""
+    files = [p for p in sorted(path.parent.glob("*.yaml")) if _card_file(p)]
+    return merge(*(load_library(p) for p in files)) if files else None
 
 
 @pytest.mark.parametrize("path", [p for p in SCENARIOS if _playable(p)], ids=lambda p: p.stem)
 def test_english_narration_has_no_chinese_or_japanese(path: Path) -> None:
     """Only the clauses cited (the seeds' own words) and names a setup gives stay as written."""
-    trace = run_scenario(load_scenario(path)).trace
+    trace = run_scenario(load_scenario(path, library=_cards_beside(path))).trace
     for line in narrate(trace, default_rulebook().specs, lang="en").splitlines():
         assert not _CJK.search(_QUOTED_OR_CITED.sub("", line.rstrip())), line
 

@@ -487,7 +487,8 @@ def test_end_of_turn_is_a_duration_of_the_vocabulary() -> None:
     """The missing duration `end_of_turn` (004 『直到回合游戏结束时』) is in the card vocabulary."""
     from ygo_fsm.cards import Duration
 
-    assert {d.value for d in Duration} == {"battle_end_step", "end_phase", "end_of_turn"}
+    assert {d.value for d in Duration} == {"standby_phase", "battle_end_step", "end_phase", "end_of_damage_step",
+                                           "end_of_turn"}
 
 
 # --- 004 手卡调整 例: the discard's cause --------------------------------------------------------
@@ -519,12 +520,12 @@ def test_grapha_discarded_by_a_card_effect_does_activate() -> None:
 
 WATCHER = card_spec("watcher", "monster", {
     "kind": "trigger", "location": "field", "wording": "when", "events": ["attack_declared"],
-    "conditions": {"event_of_opponent": True},
+    "subject": "opponent",
     "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
 """『对方怪兽的攻击宣言时，可以…』: an optional 'when … you can' trigger on the attack declaration."""
 LAST_WORDS = card_spec("last_words", "monster", {
     "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["destroyed"],
-    "conditions": {"self_event": True},
+    "subject": "this_card",
     "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
 """『这张卡被破坏送去墓地时，可以抽1张卡』: an optional 'when … you can' trigger on its own destruction."""
 
@@ -560,7 +561,7 @@ def test_a_tribute_paid_for_a_summon_is_not_simultaneous_with_the_summon() -> No
     the tribute is paid before the summon): an optional trigger on the tribute does not activate."""
     tribute_fodder = card_spec("fodder", "monster", {
         "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["monster_sent_to_graveyard"],
-        "conditions": {"self_event": True}, "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+        "subject": "this_card", "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
     big = card_spec("big", "monster", level=5, atk=2000)
     duel = Duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
@@ -607,6 +608,37 @@ def test_this_card_is_the_monster_that_activated_not_the_one_that_came_back() ->
     duel.apply("pass")
     assert duel.where("self_boost") == ("A", Zone.monster)
     assert duel.players["A"].monsters[0].atk == 1000 and duel.expiring == []
+
+
+SUMMON_SNARE = card_spec("summon_snare", "trap", {
+    "kind": "normal_trap", "location": "set", "events": ["normal_summoned"], "subject": "opponent",
+    "resolution": [{"op": "destroy", "what": "event_card"}]})
+"""『对方怪兽召唤时，那只怪兽破坏』: a trap acting on the event's card, not a target."""
+SUMMONED = card_spec("summoned", "monster")
+
+
+def _snare_the_summon(*, flicker: bool) -> Duel:
+    """A normal summons 「summoned」; B answers with 「summon_snare」; A may chain 「flicker」 on it."""
+    duel = Duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "summoned"}, {"card": "flicker", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "summon_snare", "zone": "spell_trap"}]}}}),
+        library=library(SUMMONED, SUMMON_SNARE, FLICKER))
+    duel.apply("normal_summon summoned")
+    pass_until(duel, "main_phase_1.summon.success_window.opponent")
+    duel.apply("activate summon_snare")
+    duel.apply("respond flicker>summoned" if flicker else "pass")
+    pass_until(duel, "main_phase_1.open.turn_player")
+    return duel
+
+
+def test_the_event_s_card_is_the_monster_of_the_event_not_the_one_that_came_back() -> None:
+    """A returning card is a new monster (004 ●…也视为怪兽数量发生变化): an effect acting on the
+    event's card (『那只怪兽』) does nothing to the monster that left the field and came back during
+    the chain; without that, it destroys the summoned monster."""
+    assert _snare_the_summon(flicker=False).where("summoned") == ("A", Zone.graveyard)
+    duel = _snare_the_summon(flicker=True)
+    assert duel.where("summoned") == ("A", Zone.monster)
 
 
 def test_a_duration_does_not_follow_its_monster_off_the_field_and_back() -> None:

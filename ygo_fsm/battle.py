@@ -20,7 +20,8 @@ module answers what it does. Rules used here:
 
 from __future__ import annotations
 
-from .cards import Event, Op
+from . import durations
+from .cards import Cause, Event, Op
 from .effects import conditions_hold, effects_of, find
 from .events import emit
 from .game import Position, TurnEffect, Zone, other_player
@@ -250,7 +251,7 @@ def _name(game: GameState, uid: str) -> str:
 
 
 def _battle_damage(game: GameState, player: str, amount: int) -> None:
-    if amount <= 0:
+    if amount <= 0 or durations.applies(game, "no_battle_damage", player):
         return
     game.attack_damage(player, amount)
     emit(game, Event.battle_damage, player)
@@ -266,7 +267,8 @@ def send_destroyed(game: GameState) -> None:
     for uid in attack.destroyed:
         monster = _monster(game, uid)
         if monster is not None and monster.identity in battlers:
-            to_graveyard(game, monster, destroyed=True, together=bool(sent))  # both at once
+            to_graveyard(game, monster, destroyed=True, cause=Cause.battle.value,
+                        together=bool(sent))  # both at once
             sent.append(monster.name)
     if sent:
         game.say("伤害阶段结束时，战斗破坏的" + "".join(f"「{n}」" for n in sent) + "送去墓地")

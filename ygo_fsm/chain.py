@@ -10,6 +10,7 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
+from . import durations, subjects
 from .cards import (
     CARD_ACTIVATION_KINDS,
     DURATION_PHASE,
@@ -17,6 +18,7 @@ from .cards import (
     TRAP_KINDS,
     CardSpec,
     CardType,
+    Cause,
     Duration,
     EffectKind,
     EffectSpec,
@@ -30,20 +32,21 @@ from .effects import (
     choice_label,
     conditions_hold,
     effects_of,
-    expiry_still_applies,
     find,
     in_main_phase,
     move,
+    name_key,
     once_key,
     parse_key,
     phase_effects_here,
     player_text,
     targets,
 )
-from .events import last_happened
+from .events import emit, last_happened
 from .game import Zone
-from .operations import run_operation, to_graveyard
-from .state import CardInstance, Choice, Expiry, GameState, Link, Tier, Window
+from .operations import discard, run_operation, to_graveyard
+from .state import CardInstance, Choice, GameState, Link, Tier, Window
+from .targeting import target_gone
 
 
 def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = False) -> None:
@@ -63,18 +66,15 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
             conditions = effect.conditions
-            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
-                   and (not conditions.event_of_opponent or o.player != player)
-                   and (not conditions.event_of_own or o.player == player)
-                   and (not conditions.by_card_effect or o.by_effect)]
+            met = [o for o in events if subjects.answers(effect, player, card, o)
+                   and (effect.mandatory or not o.deferred)]
             if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
-            own_event = (effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
-                         or conditions.self_event)
+            own_event = effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
             if (not effect.mandatory and effect.wording == "when" and last
-                    and not any(o.event in effect.events for o in last)):
+                    and not any(subjects.answers(effect, player, card, o) for o in last)):
                 continue  # 'when … you can': its event was not (among) the last thing to happen — missed
             if not targets(game, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
@@ -155,27 +155,40 @@ def activate(game: GameState, player: str, key: str) -> None:
     state = game.players[player]
     notes: list[str] = []
     before = len(game.events)
+    event_card = subjects.event_card(effect, player, card, subjects.occurrences_now(game)) if effect.events else None
+    event_found = find(game, event_card) if event_card is not None else None
+    event_identity = event_found[2].identity if event_found is not None and event_found[1] is Zone.monster else ""
     once = once_key(zone, card)  # before a cost moves the card
     source = card.identity if zone is Zone.monster else ""
-    if effect.cost.pay_lp:
-        game.lose_lp(player, effect.cost.pay_lp)
-        notes.append(f"支付{effect.cost.pay_lp}")
-    if effect.cost.pay_half_lp:
+    cost = effect.cost
+    if cost.pay_lp:
+        game.lose_lp(player, cost.pay_lp)
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
+        notes.append(f"支付{cost.pay_lp}")
+    if cost.pay_half_lp:
         paid = state.lp // 2
         game.lose_lp(player, paid)
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
         notes.append(f"支付一半基本分（{paid}）")
-    if effect.cost.tribute_self:
-        to_graveyard(game, card, destroyed=False)
+    if cost.tribute_self:
+        to_graveyard(game, card, destroyed=False, cause=Cause.cost.value)
         notes.append("把这张卡做祭品")
-    for _ in range(effect.cost.tribute_other):
-        other = next(m for m in state.monsters if m is not card)
-        to_graveyard(game, other, destroyed=False)
+    for _ in range(cost.tribute_other):
+        other = next(m for m in state.monsters if m is not card
+                     and (not cost.tribute_named or (m.card is not None and m.card.id == cost.tribute_named)))
+        to_graveyard(game, other, destroyed=False, cause=Cause.cost.value)
         notes.append(f"把「{other.name}」做祭品")
+    notes += _vocabulary_costs(game, player, card, effect, target)
     # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
     answered = {occurrence.event for occurrence in game.events[before:]}
+    answered.add(Event.card_activated)
     if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
         answered.add(Event.spell_trap_activated)
         answered.add(Event.spell_activated if effect.kind in SPELL_KINDS else Event.trap_activated)
+    elif card.card is not None and card.card.type is CardType.monster:
+        answered.add(Event.monster_effect_activated)
+    if target:
+        answered.add(Event.targeted)
     if _destroys_monsters(effect):
         answered.add(Event.monster_destroying_activated)
     if effect.kind in CARD_ACTIVATION_KINDS:
@@ -186,18 +199,60 @@ def activate(game: GameState, player: str, key: str) -> None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
     chosen_target = find(game, target) if target else None
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered),
-                target_identity=chosen_target[2].identity if chosen_target is not None else "",
+                events=frozenset(answered), event_card=event_card,
+                event_card_identity=event_identity,
+                target_identity=(chosen_target[2].identity if chosen_target is not None
+                                 and chosen_target[1] is Zone.monster else ""),
                 source_identity=source)
     game.chain.append(link)
     if effect.once_per_turn:
         game.used_once.add((once, index, game.turn))
+    if effect.once_per_turn_name:
+        game.used_once.add((name_key(card), index, game.turn))
     chosen = ""
     if target:
         found_target = find(game, target)
         chosen = f"，选择「{found_target[2].name if found_target else target}」"
-    cost = ("，" + "，".join(notes)) if notes else ""
-    game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{cost}")
+    costs = ("，" + "，".join(notes)) if notes else ""
+    game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{costs}")
+
+
+def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: EffectSpec,
+                      target: str | None) -> list[str]:
+    """Pay the costs that move cards: discard (N, or this card), banish (this card, or N from the
+    graveyard), send monsters you control to the graveyard — never the effect's own target when
+    another card can pay. Returns what was paid."""
+    cost = effect.cost
+    state = game.players[player]
+    notes = []
+    if cost.discard_self:
+        discard(game, player, 1, chosen=(card.uid,), cause=Cause.cost.value)
+        notes.append("把这张卡丢弃")
+    if cost.discard:
+        discard(game, player, cost.discard, skip=card.uid, cause=Cause.cost.value)
+        notes.append(f"丢弃{cost.discard}张手卡")
+    if cost.banish_self:
+        where = find(game, card.uid)
+        if where is not None and where[1] is Zone.monster:
+            card.leave_field()
+        move(game, card, Zone.banished, player=card.owner)
+        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value)
+        notes.append("把这张卡除外")
+    for _ in range(cost.banish_from_graveyard):
+        banished = _payer([c for c in state.graveyard_cards if c is not card], target)
+        move(game, banished, Zone.banished, player=banished.owner)
+        emit(game, Event.banished, player, banished.uid, cause=Cause.cost.value, origin="graveyard")
+        notes.append(f"把墓地的「{banished.name}」除外")
+    for _ in range(cost.send_own_monster):
+        sent = _payer([m for m in state.monsters if m is not card], target)
+        to_graveyard(game, sent, destroyed=False, cause=Cause.cost.value)
+        notes.append(f"把「{sent.name}」送去墓地")
+    return notes
+
+
+def _payer(candidates: list[CardInstance], target: str | None) -> CardInstance:
+    """The card that pays a cost: the first candidate that is not the effect's target, if any."""
+    return next((c for c in candidates if c.uid != target), candidates[0])
 
 
 _MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)
@@ -228,18 +283,8 @@ def _needs_its_card_on_the_field(spec: CardSpec, effect: EffectSpec) -> bool:
     return effect.kind in _STAYS_ON_FIELD or (effect.location is Location.field and spec.type is not CardType.monster)
 
 
-_REQUIRED_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap)
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
-
-
-def _target_gone(game: GameState, link: Link) -> bool:
-    """The link's target left the field (a targeting effect then does nothing)."""
-    if link.target is None:
-        return False
-    found = find(game, link.target)
-    return (found is None or found[1] not in (Zone.monster, Zone.spell_trap)
-            or (bool(link.target_identity) and found[2].identity != link.target_identity))
 
 
 def resolve_top_link(game: GameState) -> None:
@@ -257,7 +302,7 @@ def resolve_top_link(game: GameState) -> None:
     elif (effect is not None and spec is not None and _needs_its_card_on_the_field(spec, effect)
           and (found is None or found[1] is not Zone.spell_trap)):
         game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
-    elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(game, link):
+    elif effect is not None and target_gone(game, effect, link):
         game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
     elif (effect is not None and found is not None and effect.location in (Location.graveyard, Location.hand)
           and any(op.what == "self" for op in effect.resolution) and found[1] is not _LOCATION_ZONE[effect.location]):
@@ -283,7 +328,7 @@ def _after_resolution(game: GameState, zone: Zone, card: CardInstance, effect: E
         if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
             move(game, card, Zone.lingering)
         else:
-            to_graveyard(game, card, destroyed=False)
+            to_graveyard(game, card, destroyed=False, resolved=True)
 
 
 def finish_chain(game: GameState) -> None:
@@ -312,28 +357,7 @@ def _end_expiry(game: GameState, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
     phase = phase_effects_here(game)
-    ending = [e for e in game.expiring if e.controller == player and DURATION_PHASE[Duration(e.phase)] == phase
-              and e.uid == uid and expiry_still_applies(game, e)]
-    _undo_expiry(game, ending[int(number or 1) - 1])
-
-
-def expire(game: GameState, durations: tuple[Duration, ...]) -> None:
-    """The effects lasting ``durations`` end by themselves, in the order they began
-    (004 ●『直到战斗阶段结束时』…; ●记载了『直到回合游戏结束时』的效果…)."""
-    for expiry in [e for e in game.expiring if Duration(e.phase) in durations]:
-        found = find(game, expiry.uid)
-        if found is not None and found[1] is Zone.monster and expiry.applies(found[2].identity):
-            _undo_expiry(game, expiry)
-        else:  # its monster left the field: nothing carries it any more
-            game.expiring.remove(expiry)
-
-
-def _undo_expiry(game: GameState, expiry: Expiry) -> None:
-    game.expiring.remove(expiry)
-    uid = expiry.uid
-    found = find(game, uid)
-    if found is not None and expiry.applies(found[2].identity):
-        found[2].atk = max(0, found[2].atk - expiry.atk)
-        game.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
-    else:
-        game.say(f"「{expiry.source}」的效果结束")
+    ending = [e for e in game.expiring if e.controller == player and DURATION_PHASE.get(Duration(e.phase)) == phase
+              and e.uid == uid and durations.due(game, e) and durations.still_applies(game, e)]
+    expiry = ending[int(number or 1) - 1]
+    game.say(durations.undo(game, expiry))

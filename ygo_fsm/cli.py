@@ -2,9 +2,14 @@
 
 Commands
 ========
-``check [--machines DIR]``
+``check [--machines DIR] [--cards FILE]...``
     Load and validate the machine declarations; print ``ok: N machines, S states,
-    T transitions``, or each problem on its own line (file, machine, item) on stderr.
+    T transitions``, or each problem on its own line (file, machine, item) on stderr. With
+    ``--cards``, check card files instead: ``ok: N cards`` per file, or one line per problem
+    (file, card, effect, field) on stderr and exit 2.
+``cards [FILE...]``
+    List cards (the built-in library, or the files given): id, type, names, and for each
+    effect its kind, spell speed and what it responds to.
 ``list [--lang zh|en]``
     Every machine with its label and its states.
 ``explain STATE [--lang zh|en|both]``
@@ -21,12 +26,15 @@ Commands
     Write the static rule-review site into DIR (default ``site``): the overview, every
     machine's diagram with zoom and pan, search, each state's page, the activation matrix and
     trace playback (the seed examples built in); see :mod:`ygo_fsm.site`.
-``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
-    Play scenario files (a directory stands for its ``*.yaml`` files); see
-    :mod:`ygo_fsm.scenario` for the format. With several scenarios, ``--trace`` names a
-    directory and each trace is written to ``OUT/<scenario>.jsonl``.
-``schema scenario|trace|machine|state``
+``run FILE... [--cards FILE]... [--narrate] [--story] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
+    Play scenario files (a directory stands for its ``*.yaml`` files) with the cards of the
+    ``--cards`` files added to the built-in library; see :mod:`ygo_fsm.scenario` for the format.
+    With several scenarios, ``--trace`` names a directory and each trace is written to
+    ``OUT/<scenario>.jsonl``.
+``schema scenario|trace|machine|cards|state``
     Print a JSON Schema.
+``reference``
+    Print the effect vocabulary's reference page (``docs/effects.md``, Markdown).
 ``narrate TRACE.jsonl [--lang zh|en] [--story]``
     Print the narration of a JSON Lines trace (``--story``: told as the seeds tell their
     examples). A trace with no records is an error.
@@ -55,10 +63,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .cards import CardSpec, card_file_json_schema, default_library, library_path, read_card_file, responds_to
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
 from .explain import StateNameError, _langs, _resolve, explain_lines
 from .loader import load_guard_sentences
+from .reference import reference_page
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .snapshot import duel_json_schema
 from .spec import Lang, MachineSpec, StateSpec
@@ -103,7 +113,37 @@ def _rulebook(args: argparse.Namespace) -> Rulebook:
 # --- check ------------------------------------------------------------------------------
 
 
+def _card_files(paths: Sequence[Path]) -> tuple[dict[str, CardSpec], list[str], list[tuple[Path, int]]]:
+    """The cards of ``paths``, every problem (one line each), and the number of cards per file.
+    A card id already in the built-in library or in an earlier file is a problem."""
+    cards: dict[str, CardSpec] = {}
+    problems: list[str] = []
+    counts = []
+    for path in paths:
+        found, file_problems = read_card_file(path)
+        problems += file_problems
+        builtin = path.resolve() == library_path().resolve()
+        for card_id, card in found.items():
+            if card_id in default_library() and not builtin:
+                problems.append(f"{path}: card {card_id}: the id is a built-in card's (give the card its own id)")
+            elif card_id in cards:
+                problems.append(f"{path}: card {card_id}: the id is already given by an earlier --cards file")
+            else:
+                cards[card_id] = card
+        counts.append((path, len(found)))
+    return cards, problems, counts
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.cards:
+        _, problems, counts = _card_files(args.cards)
+        for problem in problems:
+            _err(problem)
+        if problems:
+            return 2
+        for path, count in counts:
+            _out(f"ok: {path}: {count} cards")
+        return 0
     try:
         rulebook = Rulebook.load(args.machines)
     except MachineDefinitionError as exc:
@@ -114,6 +154,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
     states = sum(len(spec.states) for spec in specs)
     transitions = sum(len(spec.transitions) for spec in specs)
     _out(f"ok: {len(rulebook.specs)} machines, {states} states, {transitions} transitions")
+    return 0
+
+
+# --- cards ------------------------------------------------------------------------------
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    if args.files:
+        cards, problems, _ = _card_files(args.files)
+        if problems:
+            for problem in problems:
+                _err(problem)
+            return 2
+    else:
+        cards = default_library()
+    for card in cards.values():
+        stats = f" ATK {card.atk} DEF {card.defence} level {card.level}" if card.type.value == "monster" else ""
+        _out(f"{card.id} — {card.type.value}{stats} 「{card.name_ja}」 {card.name_zh}")
+        for number, effect in enumerate(card.effects, start=1):
+            speed = f"spell speed {effect.spell_speed}" if effect.spell_speed else "not activated"
+            _out(f"    {number}. {effect.kind.value} ({speed}); {effect.location.value}; "
+                 f"responds to: {responds_to(effect)}")
     return 0
 
 
@@ -291,13 +353,18 @@ def _write(target: Path, text: str, option: str) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     rulebook = _rulebook(args)
+    extra = None
+    if args.cards:
+        extra, problems, _ = _card_files(args.cards)
+        if problems:
+            raise UsageError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     results: list[ScenarioResult] = []
     invalid = 0
     files = _scenario_files(args.files)
     traces = _trace_targets(files, args.trace)
     for path in files:
         try:
-            scenario = load_scenario(path, rulebook=rulebook)
+            scenario = load_scenario(path, rulebook=rulebook, library=extra)
         except ScenarioError as exc:
             _err(_one_line(str(exc)))
             invalid += 1
@@ -338,9 +405,15 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "scenario": scenario_json_schema,
         "trace": TraceRecord.model_json_schema,
         "machine": MachineSpec.model_json_schema,
+        "cards": card_file_json_schema,
         "state": duel_json_schema,
     }
     _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _cmd_reference(args: argparse.Namespace) -> int:
+    _out(reference_page().rstrip("\n"))
     return 0
 
 
@@ -372,7 +445,13 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="load and validate the machine declarations")
     check.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    check.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                       help="check this card file instead (repeatable)")
     check.set_defaults(handler=_cmd_check)
+
+    cards = commands.add_parser("cards", help="list cards: kinds, spell speeds, what each effect responds to")
+    cards.add_argument("files", nargs="*", type=Path, metavar="FILE", help="card files (default: the built-in library)")
+    cards.set_defaults(handler=_cmd_cards)
 
     listing = commands.add_parser("list", help="list the machines and their states")
     listing.add_argument("--lang", choices=("zh", "en"), default="zh")
@@ -406,6 +485,8 @@ def _parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")
+    run.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                     help="a card file whose cards the scenarios may use (repeatable)")
     run.add_argument("--narrate", action="store_true", help="print each scenario's narrated trace")
     run.add_argument("--story", action="store_true",
                      help="print each scenario's trace told as the seeds tell their examples")
@@ -419,8 +500,11 @@ def _parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_cmd_run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=("scenario", "trace", "machine", "state"))
+    schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards", "state"))
     schema.set_defaults(handler=_cmd_schema)
+
+    reference = commands.add_parser("reference", help="print the effect vocabulary's reference page (Markdown)")
+    reference.set_defaults(handler=_cmd_reference)
 
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")
     narrate_cmd.add_argument("trace", type=Path, metavar="TRACE.jsonl")

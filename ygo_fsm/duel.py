@@ -131,7 +131,7 @@ class Duel:
                  "resolutions")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
+                 library: Mapping[str, CardSpec] | None = None, **overrides: object) -> None:
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -432,7 +432,7 @@ class Duel:
 
     @classmethod
     def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
-               library: dict[str, CardSpec] | None = None) -> Duel:
+               library: Mapping[str, CardSpec] | None = None) -> Duel:
         """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn)."""
         duel = cls(setup, rulebook=rulebook, library=library)
         for action in history:

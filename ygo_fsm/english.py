@@ -29,7 +29,8 @@ _KINDS = {"通常召唤": "normal summon", "里侧表示通常召唤（SET）": 
           "特殊召唤": "special summon"}
 _KIND = "(" + "|".join(re.escape(kind) for kind in sorted(_KINDS, key=len, reverse=True)) + ")"
 _POSITIONS = {"守备": "Defense Position", "攻击": "Attack Position"}
-_PLACES = {"卡组": " from the deck", "手卡": " from the hand", "墓地": " from the graveyard", "": ""}
+_PLACES = {"卡组": " from the deck", "手卡": " from the hand", "墓地": " from the graveyard",
+           "除外的": " from among the banished cards", "": ""}
 _PHASES = {"draw_phase": "Draw Phase", "standby_phase": "Standby Phase", "main_phase_1": "Main Phase 1",
            "battle_phase": "Battle Phase", "main_phase_2": "Main Phase 2", "end_phase": "End Phase"}
 
@@ -77,6 +78,12 @@ _WHOLE_LINES: list[_Rule] = _rules([
      lambda m: f"CHAIN{m[1]}: {m[2]} has left the {'graveyard' if m[3] == '墓地' else 'hand'}: no effect"),
     (f"{_CARD}的效果结束，{_CARD}的攻击力复原（{_N}）",
      lambda m: f"{m[1]}'s effect ends: {m[2]}'s ATK returns to {m[3]}"),
+    (f"{_CARD}的效果结束，{_CARD}的守备力复原（{_N}）",
+     lambda m: f"{m[1]}'s effect ends: {m[2]}'s DEF returns to {m[3]}"),
+    (f"{_CARD}的效果结束，{_CARD}的控制权回到{_PLAYER}",
+     lambda m: f"{m[1]}'s effect ends: control of {m[2]} returns to {_player(m[3])}"),
+    (f"{_CARD}的效果结束，除外的{_CARD}回到场上",
+     lambda m: f"{m[1]}'s effect ends: the banished {m[2]} returns to the field"),
     ("双方的基本分为0，平局", lambda m: "both players' LP are 0: the duel is a draw"),
     (f"{_PLAYER}的基本分为0，{_PLAYER}获得决斗的胜利",
      lambda m: f"{_player(m[1])}'s LP are 0: {_player(m[2])} wins the duel"),
@@ -108,6 +115,11 @@ _PHRASES: list[_Rule] = _rules([
     (f"支付一半基本分（{_N}）", lambda m: f"paying half their LP ({m[1]})"),
     (f"支付{_N}", lambda m: f"paying {m[1]} LP"),
     ("把这张卡做祭品", lambda m: "tributing this card"),
+    ("把这张卡除外", lambda m: "banishing this card"),
+    ("把这张卡丢弃", lambda m: "discarding this card"),
+    (f"丢弃{_N}张手卡", lambda m: f"discarding {_plural(m[1], 'card')}"),
+    (f"把墓地的{_CARD}除外", lambda m: f"banishing {m[1]} from the graveyard"),
+    (f"把{_CARD}送去墓地", lambda m: f"sending {m[1]} to the graveyard"),
     (f"把{_CARD}做祭品", lambda m: f"tributing {m[1]}"),
     ("逆算", lambda m: "the chain resolves, last link first"),
     (f"CHAIN{_N}{_CARD}被无效不处理", lambda m: f"CHAIN{m[1]}: {m[2]} was negated and does not resolve"),
@@ -125,6 +137,16 @@ _PHRASES: list[_Rule] = _rules([
     (f"{_CARD}的攻击力变成一半（{_N}）", lambda m: f"{m[1]}'s ATK is halved ({m[2]})"),
     (f"{_PLAYER}丢弃{_N}张手卡", lambda m: f"{_player(m[1])} discards {_plural(m[2], 'card')}"),
     (f"{_CARD}除外", lambda m: f"{m[1]} is banished"),
+    (f"{_PLAYER}从卡组把{_CARD}加入手卡", lambda m: f"{_player(m[1])} adds {m[2]} from the deck to the hand"),
+    (f"{_CARD}变成里侧守备表示", lambda m: f"{m[1]} is changed to face-down Defense Position"),
+    (f"{_CARDS}的控制权转移给{_PLAYER}", lambda m: f"{_player(m[2])} takes control of {_cards(m[1])}"),
+    (f"{_CARD}的守备力变成{_N}", lambda m: f"{m[1]}'s DEF becomes {m[2]}"),
+    (f"{_CARDS}的效果无效", lambda m: f"the effects of {_cards(m[1])} are negated"),
+    (f"{_PLAYER}不受战斗伤害", lambda m: f"{_player(m[1])} takes no battle damage"),
+    (f"{_CARDS}送去墓地", lambda m: f"{_cards(m[1])} sent to the graveyard"),
+    (f"{_CARDS}回到卡组", lambda m: f"{_cards(m[1])} returned to the deck"),
+    (f"{_PLAYER}的场上特殊召唤{_N}只{_CARD}",
+     lambda m: f"{m[2]} {m[3]} special summoned to {_player(m[1])}'s field"),
     (f"{_PLAYER}的下一个回合跳过([a-z_0-9]+)",
      lambda m: f"{_player(m[1])} skips the {_PHASES.get(m[2], m[2])} of their next turn"),
     ("战斗阶段结束", lambda m: "the Battle Phase ends"),
@@ -139,9 +161,10 @@ _PHRASES: list[_Rule] = _rules([
     (f"双方的其他的场上和手上的卡全部送去墓地(?:（{_CARDS}）)?",
      lambda m: "every other card on both fields and in both hands goes to the graveyard"
                + (f" ({_cards(m[1])})" if m[1] else "")),
-    (f"{_PLAYER}(卡组|手卡|墓地)?的{_CARD}(守备表示)?特殊召唤",
+    (f"{_PLAYER}(卡组|手卡|墓地|除外的)?的{_CARD}(守备表示|里侧守备表示)?特殊召唤",
      lambda m: f"{_player(m[1])} special summons {m[3]}{_PLACES[m[2] or '']}"
-               + (" in Defense Position" if m[4] else "")),
+               + ({"守备表示": " in Defense Position", "里侧守备表示": " in face-down Defense Position"}
+                  .get(m[4] or "", ""))),
     (f"{_CARD}发动无效(并且破坏)?",
      lambda m: f"{m[1]}'s activation is negated" + (" and it is destroyed" if m[2] else "")),
     ("双方场上都存在怪兽", lambda m: "both players control monsters"),

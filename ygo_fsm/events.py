@@ -8,10 +8,13 @@ from .cards import Event
 from .state import GameState, Occurrence
 
 
-def emit(game: GameState, event: Event, player: str, uid: str | None = None, *, by_effect: bool = False,
-         together: bool = False) -> None:
-    """Record an occurrence; ``together``: at the same time as the one recorded just before."""
-    game.events.append(Occurrence(event, player, uid, by_effect=by_effect, together=together and bool(game.events)))
+def emit(game: GameState, event: Event, player: str, uid: str | None = None, *, cause: str = "", by: str = "",
+         origin: str = "", together: bool = False) -> None:
+    """Record an occurrence (``cause``, ``by``, ``origin``: see
+    :class:`~ygo_fsm.state.Occurrence`); ``together``: at the same time as the one recorded just
+    before."""
+    game.events.append(Occurrence(event, player, uid, cause=cause, by=by, origin=origin,
+                                  together=together and bool(game.events)))
 
 
 def last_happened(occurrences: list[Occurrence]) -> list[Occurrence]:
@@ -22,5 +25,3 @@ def last_happened(occurrences: list[Occurrence]) -> list[Occurrence]:
         if not occurrence.together:
             break
     return group
-
-

@@ -13,6 +13,8 @@ The format
     name: Modern first turn has no draw and no Battle Phase     # required
     rule: 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡          # required: the clause it checks
     description: free text                                      # optional
+    cards:                     # the scenario's own cards (library format); optional
+      - {id: my_vanilla, name_ja: 通常モンスター, name_zh: 通常怪兽, type: monster, atk: 1500, level: 4}
     setup:                     # where the duel starts (a ygo_fsm.game.Setup); all optional
       profile: modern          # modern (004) | ocg2008 (000/001/002/003)
       turn: 1                  # turn number
@@ -59,6 +61,8 @@ The format
           cards: {jougen: graveyard}       # zones of named cards (hand, monster, spell_trap, graveyard …)
           monsters: {A: 1, B: 0}           # monsters each player controls
           positions: {face_down: face_down_defence}   # attack | defence | face_down_defence
+          atk: {jougen: 200}               # ATK / DEF of named monsters on the field
+          def: {jougen: 1300}
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
@@ -76,6 +80,13 @@ is one of ``hieroglyph_tablet`` (limit 7), ``mist_of_weakness`` (5) or ``infinit
 (``skip_turn``, ``skip_draw_phase``, ``draw_replaced``, ``skip_standby_phase``,
 ``skip_main_phase_1``, ``skip_battle_phase``, ``cannot_enter_battle_phase``,
 ``cannot_attack``).
+
+Cards come from the built-in library (``ygo_fsm/data/cards.yaml``), the files given with
+``ygo-fsm run --cards FILE``, the scenario's ``library: [file.yaml, …]`` (card files in the
+library format, relative to the scenario file) and its ``cards:``, in that order; a card id
+given twice (a scenario card named like a built-in one included) makes the file invalid
+rather than silently replacing a card. Every card is checked semantically
+(:func:`ygo_fsm.cards.card_problems`); the vocabulary is ``docs/effects.md``.
 
 Semantics
 =========
@@ -142,7 +153,7 @@ holds the last lines of the narrated trace; ``trace`` the whole trace.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -160,6 +171,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from .cards import CardSpec, default_library, merge, parse_cards, read_card_file
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
@@ -187,6 +199,9 @@ __all__ = [
     "run_scenario",
     "scenario_json_schema",
 ]
+
+SCENARIO_CITATION = rf"({CITATION.pattern}|^official: \S)"
+"""A scenario's ``rule:``: a seed citation, or ``official: <source>``."""
 
 PASS_LIMIT = 500
 """How many passes ``pass_until`` takes at most before it gives up."""
@@ -297,6 +312,10 @@ class Expectation(_Model):
     """How many monsters each player controls."""
     positions: dict[str, Literal["attack", "defence", "face_down_defence"]] = Field(default_factory=dict)
     """Battle positions of named monsters: ``{sapphire_dragon: defence}``."""
+    atk: dict[str, int] = Field(default_factory=dict)
+    """ATK of named monsters on the field: ``{sapphire_dragon: 1900}``."""
+    defence: dict[str, int] = Field(default_factory=dict, alias="def")
+    """DEF of named monsters on the field."""
     attack: AttackExpectation | None = None
     """The attack in progress, or the last one that ended."""
     attacked: list[str] | None = None
@@ -371,18 +390,30 @@ class Scenario(_Model):
     """A scenario file (format version 3)."""
 
     name: str = Field(min_length=1)
-    rule: str = Field(pattern=CITATION.pattern)
-    """The seed clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``."""
+    rule: str = Field(pattern=SCENARIO_CITATION)
+    """The clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``, or for a
+    rule no seed states, ``official: `` and the official source (modern profile)."""
     description: str = ""
+    library: list[str] = Field(default_factory=list)
+    """Card files (the library format) whose cards the scenario uses, relative to the scenario file."""
+    cards: list[CardSpec] = Field(default_factory=list)
+    """Cards of the scenario's own (the library format). Neither these nor a ``library:`` file's
+    may reuse a built-in card's id: a clash is an invalid file."""
     setup: Setup = Field(default_factory=Setup)
     steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
 
     _file: str = PrivateAttr(default="<scenario>")
+    _cards: dict[str, CardSpec] | None = PrivateAttr(default=None)
 
     @property
     def file(self) -> str:
         """The file the scenario was read from."""
         return self._file
+
+    @property
+    def card_library(self) -> dict[str, CardSpec] | None:
+        """The built-in library with the scenario's own cards (``None``: the built-in one)."""
+        return self._cards
 
 
 def scenario_json_schema() -> dict[str, Any]:
@@ -480,7 +511,7 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
             for key in ("legal", "not_legal"):
                 for number, name in enumerate(getattr(expect, key)):
                     action(f"{where}.expect.{key}[{number}]", name)
-            for uid in (*expect.cards, *expect.positions, *(expect.attacked or ())):
+            for uid in (*expect.cards, *expect.positions, *expect.atk, *expect.defence, *(expect.attacked or ())):
                 card(f"{where}.expect", uid)
             for link in expect.chain or ():
                 card(f"{where}.expect.chain", link.card)
@@ -497,8 +528,11 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                             "give a transition id from machines/*.yaml (or machine.id)")
 
 
-def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None) -> Scenario:
-    """Parse scenario YAML text; ``source`` names it in errors. Raises :class:`ScenarioError`."""
+def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None,
+                   library: Mapping[str, CardSpec] | None = None) -> Scenario:
+    """Parse scenario YAML text; ``source`` names it in errors (and locates its ``library:``
+    files). ``library``: more cards to play with (``ygo-fsm run --cards``). Raises
+    :class:`ScenarioError`."""
     try:
         raw = parse_yaml(text, source=source)
     except YamlInputError as exc:
@@ -509,19 +543,66 @@ def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook 
         scenario = Scenario.model_validate(raw)
     except ValidationError as exc:
         raise _schema_error(source, exc) from exc
+    scenario._cards = scenario_library(scenario, raw, source, extra=library)
+    _check_placements(scenario, source)
     _check_names(scenario, rulebook or default_rulebook(), source)
     scenario._file = source
     return scenario
 
 
-def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None) -> Scenario:
+def scenario_library(scenario: Scenario, raw: dict[str, Any], source: str,
+                     extra: Mapping[str, CardSpec] | None = None) -> dict[str, CardSpec] | None:
+    """The library a scenario plays with: the built-in cards, ``extra`` (cards given on the
+    command line), the cards of its ``library:`` files (relative to ``source``), then its own
+    ``cards:``. A card id given twice — a scenario card reusing a built-in id included — is an
+    error naming the file and the card; so is any card that fails the semantic checks."""
+    if not scenario.library and not scenario.cards and extra is None:
+        return None
+    base = Path(source).parent
+    layers: list[tuple[str, Mapping[str, CardSpec]]] = [("the built-in library", default_library())]
+    if extra is not None:
+        layers.append(("--cards", extra))
+    for number, name in enumerate(scenario.library):
+        found, problems = read_card_file(base / name)
+        if problems:
+            raise ScenarioError(f"{source}: library[{number}]: {problems[0]}")
+        layers.append((name, found))
+    if scenario.cards:
+        own, problems = parse_cards(raw.get("cards"), source=f"{source}: cards")
+        if problems:
+            raise ScenarioError(problems[0])
+        layers.append(("cards", own))
+    merged: dict[str, CardSpec] = {}
+    origin: dict[str, str] = {}
+    for where, cards in layers:
+        for card_id, card in cards.items():
+            if card_id in merged and merged[card_id] != card:
+                raise ScenarioError(f"{source}: {where}: card {card_id}: the id is already used by {origin[card_id]} "
+                                    "(a scenario's cards may not shadow another card: give it its own id)")
+            merged[card_id] = card
+            origin.setdefault(card_id, where)
+    return merge(merged)
+
+
+def _check_placements(scenario: Scenario, source: str) -> None:
+    """Every card the setup places is in the scenario's library."""
+    library = scenario.card_library or default_library()
+    for player, setup in scenario.setup.players.items():
+        for index, placement in enumerate(setup.cards):
+            if placement.card not in library:
+                raise ScenarioError(f"{source}: setup.players.{player}.cards[{index}].card: unknown card "
+                                    f"{placement.card!r}; give it in cards: or a library: file")
+
+
+def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None,
+                  library: Mapping[str, CardSpec] | None = None) -> Scenario:
     """Read and validate a scenario file. Raises :class:`ScenarioError` (one line)."""
     path = Path(path)
     try:
         text = read_text(path)
     except YamlInputError as exc:
         raise ScenarioError(str(exc)) from exc
-    return parse_scenario(text, source=str(path), rulebook=rulebook)
+    return parse_scenario(text, source=str(path), rulebook=rulebook, library=library)
 
 
 # --- running ------------------------------------------------------------------------
@@ -768,6 +849,12 @@ def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list
                  "face_down_defence" if not found_card.face_up else found_card.position.value)
         if shown != wanted_position:
             problems.append(_expected_vs(f"{item}.positions.{uid}", wanted_position, shown))
+    for key, wanted_stats in (("atk", expect.atk), ("def", expect.defence)):
+        for uid, value in wanted_stats.items():
+            monster = next((c for p in duel.players.values() for c in p.monsters if c.uid == uid), None)
+            found_value = "not on the field" if monster is None else (monster.atk if key == "atk" else monster.defence)
+            if found_value != value:
+                problems.append(_expected_vs(f"{item}.{key}.{uid}", value, found_value))
     if expect.attack is not None:
         problems += _check_attack(duel, expect.attack, f"{item}.attack")
     if expect.attacked is not None:
@@ -827,7 +914,7 @@ def run_scenario(
     rulebook = rulebook or default_rulebook()
     source = scenario.file
     try:
-        duel = Duel(scenario.setup, rulebook=rulebook)
+        duel = Duel(scenario.setup, rulebook=rulebook, library=scenario.card_library)
     except (EngineError, ValueError) as exc:
         return ScenarioResult(scenario, Outcome.error, f"{source}: setup: {exc}", step=None)
     problem: _StepProblem | None = None

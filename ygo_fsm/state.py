@@ -230,9 +230,14 @@ class Occurrence:
     uid: str | None = None
     deferred: bool = False
     """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
-    by_effect: bool = False
-    """Caused by a card effect (a discard by 「…」's effect), not by a rule (the hand size
-    adjustment: 004 手卡调整 ●…不视为「因效果从手卡丢弃」)."""
+    cause: str = ""
+    """What caused it (a :class:`~ygo_fsm.cards.Cause` value: ``battle``, ``effect`` (by a card
+    effect), ``cost``, ``hand_size_rule`` (a rule, not a card effect: 004 手卡调整
+    ●…不视为「因效果从手卡丢弃」); ``""`` when nothing in particular)."""
+    by: str = ""
+    """The player whose card's effect caused it (``""``: none)."""
+    origin: str = ""
+    """Where the card came from (an :class:`~ygo_fsm.cards.Origin` value; ``""``: not a move)."""
     together: bool = False
     """It happened at the same time as the occurrence recorded just before it: the attack
     declaration and "becomes the attack target", a monster destroyed and sent to the graveyard,
@@ -254,6 +259,14 @@ class Expiry:
     """The ATK change to undo."""
     source: str
     """The card the effect came from (for narration)."""
+    kind: str = "atk"
+    """What ends: ``atk`` (an ATK/DEF change), ``control`` (the monster returns to its owner),
+    ``banished`` (the monster returns from banishment), ``negated`` (its effects apply again),
+    ``no_battle_damage`` (the controller takes battle damage again)."""
+    defence: int = 0
+    """The DEF change to undo."""
+    turn: int = 0
+    """For effects lasting several turns: the turn in which it ends (0: the first time its point comes)."""
     identity: str = ""
     """The changed monster's field identity: once it has left the field, a monster that comes back
     is a new monster the effect no longer applies to (004 ●…也视为怪兽数量发生变化)."""
@@ -280,6 +293,11 @@ class Link:
     and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+    event_card: str | None = None
+    """The card whose event the effect answered (its ``what: event_card``)."""
+    event_card_identity: str = ""
+    """The event's card's field identity when the effect answered it on the field: it is that
+    monster only, not a new one after it left the field and came back (004 ●…也视为怪兽数量发生变化)."""
     target_identity: str = ""
     """The target's field identity when it was chosen: a target that left the field and came back
     is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)."""

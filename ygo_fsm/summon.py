@@ -210,6 +210,8 @@ def succeed(game: GameState) -> None:
             event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
     game.events[:0] = summon.deferred
     emit(game, event, summon.player, card.uid)
+    if summon.kind == "normal" and summon.tributes:  # normal summoned with tributes: one thing happening
+        emit(game, Event.tribute_summoned, summon.player, card.uid, together=True)
     if summon.kind == "flip":  # flip summoned and flipped face-up: one thing happening
         emit(game, Event.flipped, summon.player, card.uid, together=True)
     game.last_action_summon = summon.kind != "set"
