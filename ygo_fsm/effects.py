@@ -40,7 +40,7 @@ from .cards import (
 )
 from .game import SPELL_TRAP_ZONES, Zone, other_player
 from .spec import ActivationLimit
-from .state import CardInstance, Choice, Expiry, GameState
+from .state import ZONE_ATTRIBUTES, CardInstance, Choice, Expiry, GameState
 
 
 def find(game: GameState, uid: str) -> tuple[str, Zone, CardInstance] | None:
@@ -212,12 +212,31 @@ def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target
     return text + (f"：{effect.label}" if effect.label else "")
 
 
+_LOCATION_ZONES: dict[Location, tuple[Zone, ...]] = {
+    Location.hand: (Zone.hand, Zone.spell_trap),  # a spell may be Set first, then activated
+    Location.field: (Zone.monster, Zone.spell_trap),
+    Location.set: (Zone.spell_trap,),
+    Location.graveyard: (Zone.graveyard,),
+    Location.lingering: (Zone.lingering,),
+}
+"""The zones a card must be in for an effect of each location (as :func:`_location_ok` reads them)."""
+assert set(_LOCATION_ZONES) == set(Location), "every effect location needs its zones"
+_EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
+    (zone, ZONE_ATTRIBUTES[zone]) for zone in Zone if any(zone in zones for zones in _LOCATION_ZONES.values()))
+"""The zones a card with effects can use them from, in zone order: never the deck or the banished cards, so
+the scan of a player's effects does not walk a 40-card deck on every call."""
+
+
 def effects_of(game: GameState, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
-    for zone, card in game.players[player].all_cards():
-        if card.card is None:
-            continue
-        for index, effect in enumerate(card.card.effects):
-            yield zone, card, index, effect
+    """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone."""
+    state = game.players[player]
+    for zone, attribute in _EFFECT_ZONES:
+        for card in getattr(state, attribute):
+            spec = card.card
+            if spec is None or not spec.effects:
+                continue
+            for index, effect in enumerate(spec.effects):
+                yield zone, card, index, effect
 
 
 def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
