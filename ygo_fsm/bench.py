@@ -44,6 +44,16 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     (one process per machine), ``render_s_without_svg`` for DOT, Mermaid and the index only.
     Both ``null`` with a note when ``dot`` (or the renderer) is not available.
 
+(e) ``full_duels`` — whole duels between two random agents, each from 40-card decks shuffled
+    with a seed: :data:`VANILLA_DECK` (monsters without effects) and :data:`MIXED_DECK` (with
+    library cards that have effects), ``modern`` rules, ``--full-duels`` duels per deck, each
+    agent a :class:`random.Random` seeded from ``--seed`` choosing among ``legal_actions()``.
+    Each deck is played with auto-pass off (every forced ``pass`` is a decision) and on (a player
+    whose only legal action is ``pass`` passes without being asked). ``duels_per_s`` counts setup
+    (building the :class:`Setup` and creating the duel) and play, ``duels_per_s_play`` play only;
+    ``decisions_per_s`` counts the agents' choices, ``multi_option_decisions_per_s`` those among
+    two or more options.
+
 Targets (the foundation issue's Benchmark v1): creation ≤ 100 µs and ≤ 20 KiB per duel,
 ``ratio`` ≤ 20, rendering ≤ 2 s. They are *measured and reported* (``targets`` and
 ``meets_targets`` next to each figure), never asserted: the benchmark does not fail when a
@@ -410,6 +420,104 @@ def measure_dispatch(play: PlayResult, specs: dict[str, MachineSpec],
     }
     if problems:
         figures["problems"] = problems[:10]
+    return figures
+
+
+# --- (e) full duels from decks -------------------------------------------------------------
+
+VANILLA_DECK: tuple[str, ...] = (
+    ("sage_chiron",) * 8 + ("reflect_bounder",) * 8 + ("beetle_armor_knight",) * 8 + ("sapphire_dragon",) * 8
+    + ("spirit_dragon",) * 4 + ("sacred_phoenix_of_nephthys",) * 4
+)
+"""40 monsters without effects (the workload the agents' issue names)."""
+
+MIXED_DECK: tuple[str, ...] = (
+    ("sage_chiron",) * 4 + ("reflect_bounder",) * 4 + ("beetle_armor_knight",) * 4 + ("sapphire_dragon",) * 4
+    + ("spirit_dragon",) * 2 + ("sacred_phoenix_of_nephthys",) * 2 + ("cyber_dragon",) * 2
+    + ("killer_snake",) * 2 + ("rogue_mercenaries",) * 2 + ("cyclone",) * 3 + ("dark_hole",) * 1
+    + ("my_body_as_a_shield",) * 2 + ("sakuretsu_armor",) * 3 + ("mirror_force",) * 2 + ("soul_rope",) * 3
+)
+"""40 cards, a third of them with effects: spells, traps, a special summon and a trigger."""
+
+DEFAULT_FULL_DUELS = 20
+MAX_DECISIONS = 100_000
+"""A duel taking more decisions than this is reported as an error (a loop in the engine)."""
+
+
+def deck_setup(deck_a: Sequence[str], deck_b: Sequence[str], seed: int) -> Setup:
+    """Both players' decks, shuffled with ``seed``, an opening hand of 5 each, ``modern`` rules."""
+    return Setup.from_decks(list(deck_a), list(deck_b), seed=seed, profile="modern")
+
+
+@dataclass
+class DuelsResult:
+    duels: int = 0
+    setup_s: float = 0.0
+    play_s: float = 0.0
+    decisions: int = 0
+    multi: int = 0
+    forced_passes: int = 0
+    transitions: int = 0
+    turns: int = 0
+    winners: dict[str, int] = field(default_factory=dict)
+
+
+def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool) -> DuelsResult:
+    """``count`` random duels between two copies of ``deck``; see (e) in the module doc."""
+    rulebook = default_rulebook()
+    seeds = random.Random(seed)
+    result = DuelsResult()
+    for _ in range(count):
+        shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
+        choose = random.Random(agent_seed).choice
+        start = time.perf_counter()
+        duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass)
+        ready = time.perf_counter()
+        decisions = multi = 0
+        while not duel.is_over:
+            actions = duel.legal_actions()
+            decisions += 1
+            if len(actions) > 1:
+                multi += 1
+            duel.apply(choose(actions))
+            if decisions > MAX_DECISIONS:
+                raise RuntimeError(f"a duel took more than {MAX_DECISIONS} decisions: {duel!r}")
+        end = time.perf_counter()
+        result.duels += 1
+        result.setup_s += ready - start
+        result.play_s += end - ready
+        result.decisions += decisions
+        result.multi += multi
+        result.transitions += duel.transitions_taken
+        result.forced_passes += duel.auto_passes
+        result.turns += duel.turn
+        winner = duel.winner or "draw"
+        result.winners[winner] = result.winners.get(winner, 0) + 1
+    return result
+
+
+def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """(e): per deck and auto-pass setting, the duels' rates."""
+    figures: dict[str, Any] = {"seed": seed, "duels_per_run": count, "profile": "modern"}
+    for name, deck in (("vanilla", VANILLA_DECK), ("mixed", MIXED_DECK)):
+        for auto_pass in (False, True):
+            run = play_full_duels(deck, count, seed, auto_pass=auto_pass)
+            total = run.setup_s + run.play_s
+            figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}"] = {
+                "duels": run.duels,
+                "duels_per_s": round(run.duels / total, 3),
+                "duels_per_s_play": round(run.duels / run.play_s, 3),
+                "setup_ms_per_duel": round(run.setup_s / run.duels * 1e3, 3),
+                "decisions_per_duel": round(run.decisions / run.duels, 1),
+                "multi_option_decisions_per_duel": round(run.multi / run.duels, 1),
+                "forced_passes_per_duel": round(run.forced_passes / run.duels, 1),
+                "turns_per_duel": round(run.turns / run.duels, 1),
+                "transitions_per_duel": round(run.transitions / run.duels, 1),
+                "decisions_per_s": round(run.decisions / total, 1),
+                "multi_option_decisions_per_s": round(run.multi / total, 1),
+                "us_per_transition": round(run.play_s / max(1, run.transitions) * 1e6, 3),
+                "winners": dict(sorted(run.winners.items())),
+            }
     return figures
 
 

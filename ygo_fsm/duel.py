@@ -449,9 +449,10 @@ class Duel:
         options: list[_Option] = []
         handled: set[str] = set()
         frames = self.game.frames
+        runtime = self.rulebook.runtime
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
-            candidates = self.rulebook.player_transitions(frame.machine, frame.state)
+            candidates = runtime[frame.machine][frame.state].players
             if not candidates:
                 continue
             here: list[str] = []
@@ -525,18 +526,17 @@ class Duel:
         """Push the machines run by the innermost state, recursively, at their initial states."""
         game = self.game
         frames = game.frames
-        while True:
-            frame = frames[-1]
-            child = self.rulebook.state(frame.machine, frame.state).machine
-            if child is None:
-                return
-            frames.append(Frame(game, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
+        frame = frames[-1]
+        invoked_as, parent = frame.state, frame.machine
+        for child, initial in self.rulebook.runtime[parent][invoked_as].enters:
+            frames.append(Frame(game, child, initial, invoked_as, parent))
+            invoked_as, parent = initial, child
 
     def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
         game = self.game
         frame = game.frames[level]
         game.narration = []
-        transition.execute(frame)  # guards re-checked with the inner frames still in place
+        transition.execute(frame)  # its guards were found to hold on this very state
         game.check_lp()
         del game.frames[level + 1:]  # leaving the source state leaves the machines it ran
         self._enter_children()
@@ -562,13 +562,15 @@ class Duel:
         rulebook = self.rulebook
         game = self.game
         frames = game.frames
+        runtime = rulebook.runtime
         while not game.is_over:
             frame = frames[-1]
-            state = rulebook.state(frame.machine, frame.state)
+            here = runtime[frame.machine][frame.state]
+            state = here.spec
             if state.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
-            enabled = [t for t in rulebook.engine_transitions(frame.machine, frame.state) if t.enabled(frame)]
+            enabled = [t for t in here.engine if t.enabled(frame)] if here.engine else []
             if len(enabled) > 1:
                 raise EngineError(f"{self.state}: engine transitions "
                                   f"{', '.join(t.spec.id for t in enabled)} are enabled together "
@@ -579,7 +581,7 @@ class Duel:
             if state.final and len(frames) > 1:
                 frames.pop()
                 parent = frames[-1]
-                done = [t for t in rulebook.done_transitions(parent.machine, parent.state) if t.enabled(parent)]
+                done = [t for t in runtime[parent.machine][parent.state].done if t.enabled(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "

@@ -80,11 +80,15 @@ class DeclaredTransition(Transition):
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
             return False
-        machine = event_data.machine
-        if self.dest is not None:  # declared transitions always have a target
-            machine.set_state(self.dest, event_data.model)
-        machine.callbacks(self.after, event_data)
+        self.take(event_data)
         return True
+
+    def take(self, event_data: EventData) -> None:
+        """Move the model to the destination and run the ``after`` callbacks, its conditions
+        already known to hold (the engine evaluated the very same guard functions just before)."""
+        event_data.model.state = self.dest  # a frame's state is its model attribute
+        for after in self.after:
+            after(event_data)  # the declared callbacks are functions taking the event data
 
 
 class DeclaredMachine(Machine):
@@ -102,7 +106,7 @@ class CompiledTransition:
     unless: tuple[Guard, ...]
     chooser: Chooser | None
     machine: Machine
-    transition: Transition
+    transition: DeclaredTransition
     source_state: State
     event: Event
 
@@ -118,10 +122,21 @@ class CompiledTransition:
 
     def execute(self, frame: Frame) -> None:
         """Take the transition through ``transitions``: the model's state changes, then the
-        callbacks run."""
-        event_data = EventData(self.source_state, self.event, self.machine, frame, (), {})
-        if not self.transition.execute(event_data):  # guards were checked just before
-            raise AssertionError(f"transition {self.spec.id} refused after its guards held")
+        callbacks run. The caller has just found it :meth:`enabled` on this frame (nothing
+        changed since), so its conditions are not evaluated a second time."""
+        self.transition.take(EventData(self.source_state, self.event, self.machine, frame, (), {}))
+
+
+@dataclass(frozen=True)
+class StateRuntime:
+    """What the runtime needs of one declared state, looked up once per (machine, state)."""
+
+    spec: StateSpec
+    players: tuple[CompiledTransition, ...]
+    engine: tuple[CompiledTransition, ...]
+    done: tuple[CompiledTransition, ...]
+    enters: tuple[tuple[str, str], ...]
+    """The machines entering this state starts, outermost first: (machine id, initial state)."""
 
 
 def _as_condition(check: Guard) -> Any:
@@ -157,6 +172,12 @@ class Rulebook:
         self._players: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
         for spec in specs.values():
             self._build(spec)
+        self.runtime: dict[str, dict[str, StateRuntime]] = {machine: {} for machine in specs}
+        """Each state's :class:`StateRuntime`, by machine id and state id."""
+        for (machine, state), state_spec in self._states.items():
+            key = (machine, state)
+            self.runtime[machine][state] = StateRuntime(state_spec, self._players[key], self._engine[key],
+                                                        self._done[key], self._enters(machine, state))
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -184,6 +205,7 @@ class Rulebook:
                 after=[_as_callback(CALLBACKS[c]) for c in t.callbacks],
             )
             transition = machine.events[t.event].transitions[t.source][-1]
+            assert isinstance(transition, DeclaredTransition)
             compiled[t.source].append(
                 CompiledTransition(
                     spec=t,
@@ -207,6 +229,15 @@ class Rulebook:
                 c for c in out if not c.spec.is_player_action and c.spec.event != DONE_EVENT
             )
             self._done[key] = tuple(c for c in out if c.spec.event == DONE_EVENT)
+
+    def _enters(self, machine: str, state: str) -> tuple[tuple[str, str], ...]:
+        out: list[tuple[str, str]] = []
+        child = self._states[(machine, state)].machine
+        while child is not None:
+            initial = self.specs[child].initial
+            out.append((child, initial))
+            child = self._states[(child, initial)].machine
+        return tuple(out)
 
     def state(self, machine: str, state: str) -> StateSpec:
         return self._states[(machine, state)]
