@@ -448,18 +448,20 @@ class Duel:
         role = Actor.turn_player if holder == self.turn_player else Actor.opponent
         options: list[_Option] = []
         handled: set[str] = set()
-        frames = self.game.frames
+        game = self.game
+        if game.scans is None:
+            game.scans = {}  # the state holds still while its options are enumerated
+        frames = game.frames
         runtime = self.rulebook.runtime
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
-            candidates = runtime[frame.machine][frame.state].players
+            candidates = runtime[frame.machine][frame.state].by_role[role]
             if not candidates:
                 continue
             here: list[str] = []
             for transition in candidates:
                 spec = transition.spec
-                if ((spec.actor is not role and spec.actor is not Actor.priority_holder)
-                        or spec.event in handled or not transition.enabled(frame)):
+                if spec.event in handled or not transition.enabled(frame):
                     continue
                 choices: list[Choice | None] = [None]
                 if transition.chooser is not None:
@@ -536,10 +538,16 @@ class Duel:
         game = self.game
         frame = game.frames[level]
         game.narration = []
+        game.scans = None  # the transition changes the game
         transition.execute(frame)  # its guards were found to hold on this very state
-        game.check_lp()
-        del game.frames[level + 1:]  # leaving the source state leaves the machines it ran
-        self._enter_children()
+        players = game.players
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()
+        frames = game.frames
+        if len(frames) > level + 1:
+            del frames[level + 1:]  # leaving the source state leaves the machines it ran
+        if self.rulebook.runtime[frame.machine][frame.state].enters:
+            self._enter_children()
         game.forget()
         self._option_cache = None
         spec = transition.spec
@@ -554,6 +562,8 @@ class Duel:
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
+        if not self.game.chain:
+            return ()
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
                       "spell_speed": link.spell_speed, "negated": link.negated} for link in self.game.chain)
 
@@ -564,6 +574,8 @@ class Duel:
         frames = game.frames
         runtime = rulebook.runtime
         while not game.is_over:
+            if game.scans is None:
+                game.scans = {}  # between transitions the state holds still
             frame = frames[-1]
             here = runtime[frame.machine][frame.state]
             state = here.spec
@@ -580,6 +592,7 @@ class Duel:
                 continue
             if state.final and len(frames) > 1:
                 frames.pop()
+                game.scans = {}  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
                 done = [t for t in runtime[parent.machine][parent.state].done if t.enabled(parent)]
                 if len(done) != 1:

@@ -227,16 +227,21 @@ _EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
 the scan of a player's effects does not walk a 40-card deck on every call."""
 
 
-def effects_of(game: GameState, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
-    """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone."""
+def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
+    """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
+    (kept in ``game.scans`` while the state does not change)."""
+    scans = game.scans
+    if scans is not None:
+        cached = scans.get(player)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
     state = game.players[player]
-    for zone, attribute in _EFFECT_ZONES:
-        for card in getattr(state, attribute):
-            spec = card.card
-            if spec is None or not spec.effects:
-                continue
-            for index, effect in enumerate(spec.effects):
-                yield zone, card, index, effect
+    found = [(zone, card, index, effect)
+             for zone, attribute in _EFFECT_ZONES for card in getattr(state, attribute)
+             if card.card is not None for index, effect in enumerate(card.card.effects)]
+    if scans is not None:
+        scans[player] = found
+    return found
 
 
 def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
@@ -303,14 +308,17 @@ def phase_processing(game: GameState, player: str) -> list[Choice]:
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
-    if expiring_now(game, player):
-        return True
-    for zone, card, index, effect in effects_of(game, player):
-        if effect.phase is None or not effect.mandatory:
-            continue
-        if _phase_effect_pending(game, card, index, effect) and conditions_hold(game, player, zone, card, effect):
-            return True
-    return False
+    scans = game.scans
+    key = ("pending_phase_effects", player)
+    if scans is not None and key in scans:
+        return bool(scans[key])
+    pending = bool(expiring_now(game, player)) or any(
+        effect.phase is not None and effect.mandatory and _phase_effect_pending(game, card, index, effect)
+        and conditions_hold(game, player, zone, card, effect)
+        for zone, card, index, effect in effects_of(game, player))
+    if scans is not None:
+        scans[key] = pending
+    return pending
 
 
 def is_phase_choice(game: GameState, key: str) -> bool:

@@ -65,7 +65,7 @@ from transitions import Event, EventData, Machine, State, Transition
 from .cards import Phase
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
-from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
+from .spec import DONE_EVENT, Actor, MachineSpec, StateSpec, TransitionSpec
 from .state import Frame
 
 
@@ -137,6 +137,9 @@ class StateRuntime:
     done: tuple[CompiledTransition, ...]
     enters: tuple[tuple[str, str], ...]
     """The machines entering this state starts, outermost first: (machine id, initial state)."""
+    by_role: dict[Actor, tuple[CompiledTransition, ...]]
+    """The player transitions open to the turn player and to the opponent (a ``priority_holder``
+    transition is open to both), in declaration order."""
 
 
 def _as_condition(check: Guard) -> Any:
@@ -176,8 +179,11 @@ class Rulebook:
         """Each state's :class:`StateRuntime`, by machine id and state id."""
         for (machine, state), state_spec in self._states.items():
             key = (machine, state)
-            self.runtime[machine][state] = StateRuntime(state_spec, self._players[key], self._engine[key],
-                                                        self._done[key], self._enters(machine, state))
+            players = self._players[key]
+            by_role = {role: tuple(t for t in players if t.spec.actor in (role, Actor.priority_holder))
+                       for role in (Actor.turn_player, Actor.opponent)}
+            self.runtime[machine][state] = StateRuntime(state_spec, players, self._engine[key],
+                                                        self._done[key], self._enters(machine, state), by_role)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:

@@ -386,7 +386,7 @@ class GameState:
         "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
         "winner", "is_over", "end_reason",
         "library", "state_specs",
-        "choice", "actor", "narration", "resolved_now", "priority_cache",
+        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans",
     )
 
     def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
@@ -428,6 +428,11 @@ class GameState:
         self.narration: list[str] = []
         self.resolved_now: list[tuple[int, str, bool]] = []
         self.priority_cache: object = _UNSET
+        self.scans: dict[object, object] | None = None
+        """What the rules computed about this very state (a player's effects, pending phase
+        effects), kept while the state does not change: the runtime turns it on (``{}``) between
+        transitions, where option enumeration asks the same questions many times, and off
+        (``None``) while a transition changes the game. Not game data."""
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""
@@ -456,6 +461,7 @@ class GameState:
         clone.narration = []
         clone.resolved_now = []
         clone.priority_cache = _UNSET
+        clone.scans = None
         return clone
 
     # --- reading ----------------------------------------------------------------------
@@ -494,8 +500,9 @@ class GameState:
     # --- changing ---------------------------------------------------------------------
 
     def forget(self) -> None:
-        """Drop the cached priority holder (the frames, the chain or a window changed)."""
+        """Drop the cached priority holder and scans (the frames, the chain or a window changed)."""
         self.priority_cache = _UNSET
+        self.scans = None
 
     def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
         """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
