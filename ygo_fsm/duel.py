@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardSpec, CardType, default_library
+from .decks import deal
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
@@ -56,7 +57,7 @@ _DEFAULT_SETUP = Setup()
 
 
 def _uses_cards(setup: Setup) -> bool:
-    return any(player.cards for player in setup.players.values())
+    return any(player.cards or player.deck_list for player in setup.players.values())
 
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
@@ -137,6 +138,15 @@ class Duel:
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
 
+    @classmethod
+    def new_game(cls, deck_a: list[str], deck_b: list[str], *, seed: int, profile: Profile | str = "modern",
+                 rulebook: Rulebook | None = None, library: dict[str, CardSpec] | None = None,
+                 **options: Any) -> Duel:
+        """A duel from two decks and a seed (:meth:`Setup.from_decks <ygo_fsm.game.Setup.from_decks>`);
+        ``options`` are the duel's own (``auto_pass``)."""
+        return cls(Setup.from_decks(deck_a, deck_b, seed=seed, profile=profile), rulebook=rulebook,
+                   library=library, **options)
+
     @staticmethod
     def initial_game(setup: Setup, *, rulebook: Rulebook | None = None,
                      library: Mapping[str, CardSpec] | None = None) -> GameState:
@@ -150,6 +160,7 @@ class Duel:
                          state_specs=(rulebook or default_rulebook()).state_specs,
                          players={p: PlayerState(setup.players[p], p) for p in PLAYERS})
         _place_cards(game, setup)
+        deal(game, setup, library)
         game.turn_effects = {turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()}
         if setup.effects:
             game.turn_effects[setup.turn] = game.turn_effects.get(setup.turn, frozenset()) | set(setup.effects)

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .cards import CardSpec, SpecialSummonCost
 from .errors import StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, HandLimitEffect, Position, Profile, Setup, TurnEffect, Zone
+from .rng import DuelRandom
 from .spec import StateSpec
 from .state import (
     ZONE_ATTRIBUTES,
@@ -130,6 +131,7 @@ def game_document(game: GameState) -> dict[str, Any]:
         "frames": [{"machine": f.machine, "state": f.state, "invoked_as": f.invoked_as, "parent": f.parent}
                    for f in game.frames],
         "outcome": {"is_over": game.is_over, "winner": game.winner, "end_reason": game.end_reason},
+        "rng": {"state": game.rng.text} if game.rng is not None else None,
     }
 
 
@@ -213,6 +215,12 @@ class OutcomeDocument(_Strict):
     end_reason: str
 
 
+class RngDocument(_Strict):
+    """The duel's random number generator (:class:`~ygo_fsm.rng.DuelRandom`): its 64-bit state."""
+
+    state: str = Field(pattern=r"^[0-9a-f]{16}$")
+
+
 class GameDocument(_Strict):
     """The game state of a duel (``Duel.to_json()["game"]``)."""
 
@@ -237,6 +245,8 @@ class GameDocument(_Strict):
     expiring: list[Expiry]
     frames: list[FrameDocument] = Field(min_length=1)
     outcome: OutcomeDocument
+    rng: RngDocument | None = None
+    """``None`` (or absent) when the duel has no seed."""
 
 
 def _location(error: Any) -> str:
@@ -345,6 +355,7 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
     game.frames = [Frame(game, f.machine, f.state, f.invoked_as, f.parent) for f in document.frames]
     game.is_over, game.winner = document.outcome.is_over, document.outcome.winner
     game.end_reason = document.outcome.end_reason
+    game.rng = DuelRandom.from_text(document.rng.state) if document.rng is not None else None
     return game
 
 

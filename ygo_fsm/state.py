@@ -35,6 +35,7 @@ from .game import (
     monster_uid,
     other_player,
 )
+from .rng import DuelRandom
 from .spec import StateSpec
 
 # --- cards and players ----------------------------------------------------------------
@@ -131,8 +132,8 @@ class PlayerState:
 
     def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
         self.lp = setup.lp
-        self._hand = setup.hand
-        self._deck = setup.deck
+        self._hand = setup.unnamed_hand
+        self._deck = setup.unnamed_deck
         self._graveyard = setup.graveyard
         self.hand_limit = setup.hand_limit
         self.hand_cards: list[CardInstance] = []
@@ -384,7 +385,7 @@ class GameState:
         "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
         "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
-        "winner", "is_over", "end_reason",
+        "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
         "choice", "actor", "narration", "resolved_now", "priority_cache", "scans",
     )
@@ -421,6 +422,9 @@ class GameState:
         self.winner: str | None = None
         self.is_over = False
         self.end_reason = ""
+        self.rng: DuelRandom | None = None
+        """The duel's random number generator (seeded by ``Setup.seed``); ``None`` when the setup
+        gives no seed."""
         self.library = library
         self.state_specs = state_specs
         self.choice: str | None = None
@@ -456,6 +460,7 @@ class GameState:
         clone.expiring = list(self.expiring)
         clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
         clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
+        clone.rng = self.rng.copy() if self.rng is not None else None
         clone.library, clone.state_specs = self.library, self.state_specs
         clone.choice = clone.actor = None
         clone.narration = []
