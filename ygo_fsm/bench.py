@@ -454,6 +454,8 @@ class DuelsResult:
     duels: int = 0
     setup_s: float = 0.0
     play_s: float = 0.0
+    cpu_s: float = 0.0
+    """Process time of setup and play (less sensitive than wall time to other load on the machine)."""
     decisions: int = 0
     multi: int = 0
     forced_passes: int = 0
@@ -470,7 +472,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
     for _ in range(count):
         shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
         choose = random.Random(agent_seed).choice
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass)
         ready = time.perf_counter()
         decisions = multi = 0
@@ -483,6 +485,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"a duel took more than {MAX_DECISIONS} decisions: {duel!r}")
         end = time.perf_counter()
+        result.cpu_s += time.process_time() - cpu
         result.duels += 1
         result.setup_s += ready - start
         result.play_s += end - ready
@@ -507,6 +510,7 @@ def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED
                 "duels": run.duels,
                 "duels_per_s": round(run.duels / total, 3),
                 "duels_per_s_play": round(run.duels / run.play_s, 3),
+                "duels_per_cpu_s": round(run.duels / run.cpu_s, 3),
                 "setup_ms_per_duel": round(run.setup_s / run.duels * 1e3, 3),
                 "decisions_per_duel": round(run.decisions / run.duels, 1),
                 "multi_option_decisions_per_duel": round(run.multi / run.duels, 1),
@@ -571,7 +575,7 @@ def _version(distribution: str) -> str | None:
 
 def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels: int = DEFAULT_DUELS,
                   repeats: int = DEFAULT_REPEATS, setup: Setup | None = None,
-                  render: bool = True) -> dict[str, Any]:
+                  render: bool = True, full_duels: int = DEFAULT_FULL_DUELS) -> dict[str, Any]:
     """Every figure of Benchmark v1 as one JSON-ready dict."""
     started = time.perf_counter()
     rulebook = default_rulebook()
@@ -583,6 +587,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
     dispatch["targets"] = {"ratio": TARGETS["ratio"]}
     dispatch["meets_targets"] = {"ratio": ratio <= TARGETS["ratio"]}
     rendering = measure_render(list(rulebook.specs.values())) if render else None
+    full = measure_full_duels(full_duels, seed) if full_duels > 0 else None
     notes = [
         "Targets are measured and reported, never asserted; timings depend on the machine.",
         "create_bytes_per_duel counts what tracemalloc sees still allocated while the duels are "
@@ -592,6 +597,8 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "dict_dispatch replays the recorded (machine, source, event) sequence with the same guard and "
         "callback functions on real game data; no transitions library, legality enumeration or trace.",
         "ratio = random_play.us_per_transition / dict_dispatch.us_per_transition.",
+        "full_duels: duels_per_s includes setup (Setup.from_decks and Duel creation), duels_per_s_play is play "
+        "only, duels_per_cpu_s counts process time (setup and play); decisions are the agents' choices.",
     ]
     if not dispatch["verified"]:
         notes.append("WARNING: the dict replay did not reproduce the recorded play; ratio is not meaningful.")
@@ -609,6 +616,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "random_play": play_figures,
         "dict_dispatch": dispatch,
         "render": rendering,
+        "full_duels": full,
         "total_s": round(time.perf_counter() - started, 3),
         "notes": notes,
     }
@@ -620,11 +628,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=DEFAULT_TURNS, help="turns of random play (b)")
     parser.add_argument("--duels", type=int, default=DEFAULT_DUELS, help="duels created in (a)")
     parser.add_argument("--repeats", type=int, default=DEFAULT_REPEATS, help="timing repeats (best is kept)")
+    parser.add_argument("--full-duels", type=int, default=DEFAULT_FULL_DUELS,
+                        help="duels per deck and auto-pass setting in (e); 0 leaves (e) out")
     parser.add_argument("--out", type=Path, help="also write the JSON to this file")
     args = parser.parse_args(argv)
     if args.turns < 1 or args.duels < 1 or args.repeats < 1:
         parser.error("--turns, --duels and --repeats must be at least 1")
-    result = run_benchmark(seed=args.seed, turns=args.turns, duels=args.duels, repeats=args.repeats)
+    result = run_benchmark(seed=args.seed, turns=args.turns, duels=args.duels, repeats=args.repeats,
+                           full_duels=max(0, args.full_duels))
     text = json.dumps(result, indent=2, ensure_ascii=False)
     print(text)
     if args.out is not None:

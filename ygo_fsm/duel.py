@@ -61,7 +61,9 @@ def _uses_cards(setup: Setup) -> bool:
 
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state", "choice", "detail")
+                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass")
+PASS = "pass"
+"""The event of passing priority, the one action auto-pass takes for a player."""
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
@@ -96,8 +98,26 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             game.players[player].zone_list(placement.zone).append(instance)
 
 
+def _auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
+    if auto_pass is True:
+        return frozenset(PLAYERS)
+    if auto_pass is False:
+        return frozenset()
+    players = frozenset(auto_pass)
+    unknown = sorted(players - set(PLAYERS))
+    if unknown:
+        raise ValueError(f"auto_pass: unknown player(s) {', '.join(unknown)}; players are A and B")
+    return players
+
+
 class Duel:
     """A duel in progress: the runtime around one :class:`~ygo_fsm.state.GameState`.
+
+    With ``auto_pass=True`` (or a set of players, ``auto_pass={"B"}``) the duel passes for a
+    player whose only legal action is ``pass``, as soon as that player would be asked: the
+    pass is in the history and in the trace like any other (its record's ``auto_pass`` is
+    true), so a narrated trace differs from a manual one only by that flag. Off by default:
+    stepping through a ruling shows every pass.
 
     Create it from a :class:`~ygo_fsm.game.Setup` (or keyword overrides of the default
     setup: ``Duel(profile="ocg2008")``). The machines come from a shared
@@ -106,10 +126,12 @@ class Duel:
     """
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions")
+                 "resolutions", "auto_pass", "auto_passes")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
+                 library: dict[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
+                 **overrides: object) -> None:
+        self.auto_pass = _auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -137,6 +159,8 @@ class Duel:
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+        self.auto_passes = 0
+        """How many passes auto-pass took so far (each is in the history and the trace)."""
 
     @classmethod
     def new_game(cls, deck_a: list[str], deck_b: list[str], *, seed: int, profile: Profile | str = "modern",
@@ -258,6 +282,11 @@ class Duel:
         return tuple(self.game.frames)
 
     @property
+    def transitions_taken(self) -> int:
+        """How many transitions the duel has taken (its trace's length)."""
+        return self._seq
+
+    @property
     def history(self) -> tuple[Action, ...]:
         """The actions applied so far, in order."""
         return tuple(self._history)
@@ -337,6 +366,7 @@ class Duel:
         clone._seq = self._seq
         clone._option_cache = None
         clone.resolutions = list(self.resolutions)
+        clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
         return clone
 
     # --- the duel as a value -------------------------------------------------------------
@@ -373,7 +403,7 @@ class Duel:
 
     @classmethod
     def from_json(cls, text: str | bytes, *, rulebook: Rulebook | None = None,
-                  library: Mapping[str, CardSpec] | None = None) -> Duel:
+                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False) -> Duel:
         """The duel :meth:`to_json` saved, ready to go on from where it was.
 
         Raises :class:`~ygo_fsm.errors.StateFormatError` naming the field when the document is
@@ -386,6 +416,7 @@ class Duel:
         duel.game = game_from_document(document.game, library=default_library() if library is None else library,
                                        state_specs=duel.rulebook.state_specs)
         duel._start_runtime()
+        duel.auto_pass = _auto_pass_players(auto_pass)
         duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
         duel._seq = document.seq
         duel.resolutions = list(document.resolutions)
@@ -393,6 +424,8 @@ class Duel:
             duel._trace = list(document.trace)
             duel._records = [tuple(getattr(record, name) for name in _RECORD_FIELDS) for record in document.trace]
         duel._check_settled()
+        if duel.auto_pass:
+            duel._settle()  # a loaded duel may wait on a pass the duel now takes itself
         return duel
 
     def _check_settled(self) -> None:
@@ -411,12 +444,13 @@ class Duel:
         """Pickled as its JSON document (trace included) and its cards when they are not the
         built-in library; it is unpickled on the shipped machines (:func:`default_rulebook`)."""
         library = None if self.game.library is default_library() else dict(self.game.library)
-        return (_unpickle, (self.to_json(trace=True), library))
+        return (_unpickle, (self.to_json(trace=True), library, sorted(self.auto_pass), self.auto_passes))
 
     @classmethod
     def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
                library: dict[str, CardSpec] | None = None) -> Duel:
-        """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn)."""
+        """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn;
+        without auto-pass, so a history recorded with it replays too)."""
         duel = cls(setup, rulebook=rulebook, library=library)
         for action in history:
             duel.apply(action)
@@ -545,7 +579,7 @@ class Duel:
             frames.append(Frame(game, child, initial, invoked_as, parent))
             invoked_as, parent = initial, child
 
-    def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
+    def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
         game = self.game
         frame = game.frames[level]
         game.narration = []
@@ -569,7 +603,7 @@ class Duel:
         self._records.append((
             self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
             spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, game.path, game.choice,
-            tuple(game.narration),
+            tuple(game.narration), auto,
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
@@ -612,8 +646,20 @@ class Duel:
                                       f"enabled in {parent.machine}.{parent.state}")
                 self._take(len(frames) - 1, done[0], actor="engine")
                 continue
-            if not self._options():
+            options = self._options()
+            if not options:
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
+            if self.auto_pass and len(options) == 1:
+                holder, level, transition, option = options[0]
+                if option is None and transition.spec.event == PASS and holder in self.auto_pass:
+                    self._history.append(Action(PASS, holder))
+                    game.actor = holder
+                    try:
+                        self._take(level, transition, actor=holder, auto=True)
+                    finally:
+                        game.actor = None
+                    self.auto_passes += 1
+                    continue
             return
 
     def __repr__(self) -> str:
@@ -621,5 +667,8 @@ class Duel:
         return f"<Duel turn {self.turn} ({self.turn_player}) {self.state} {status}>"
 
 
-def _unpickle(text: str, library: dict[str, CardSpec] | None) -> Duel:
-    return Duel.from_json(text, library=library)
+def _unpickle(text: str, library: dict[str, CardSpec] | None, auto_pass: Iterable[str] = (),
+              auto_passes: int = 0) -> Duel:
+    duel = Duel.from_json(text, library=library, auto_pass=frozenset(auto_pass))
+    duel.auto_passes = auto_passes
+    return duel
