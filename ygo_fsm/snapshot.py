@@ -128,6 +128,7 @@ def game_document(game: GameState) -> dict[str, Any]:
         "used_once": _encode(game.used_once),
         "draw_replaced_turn": game.draw_replaced_turn,
         "expiring": _encode(game.expiring),
+        "discard_chosen": list(game.discard_chosen),
         "frames": [{"machine": f.machine, "state": f.state, "invoked_as": f.invoked_as, "parent": f.parent}
                    for f in game.frames],
         "outcome": {"is_over": game.is_over, "winner": game.winner, "end_reason": game.end_reason},
@@ -243,6 +244,8 @@ class GameDocument(_Strict):
     used_once: list[tuple[str, int, int]]
     draw_replaced_turn: int = Field(ge=0)
     expiring: list[Expiry]
+    discard_chosen: list[str] = Field(default_factory=list)
+    """The cards chosen so far at the hand size adjustment (uids, ``unnamed``)."""
     frames: list[FrameDocument] = Field(min_length=1)
     outcome: OutcomeDocument
     rng: RngDocument | None = None
@@ -352,6 +355,7 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
     game.used_once = set(document.used_once)
     game.draw_replaced_turn = document.draw_replaced_turn
     game.expiring = list(document.expiring)
+    game.discard_chosen = list(document.discard_chosen)
     game.frames = [Frame(game, f.machine, f.state, f.invoked_as, f.parent) for f in document.frames]
     game.is_over, game.winner = document.outcome.is_over, document.outcome.winner
     game.end_reason = document.outcome.end_reason

@@ -384,7 +384,7 @@ class GameState:
     __slots__ = (
         "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
-        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
+        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen", "frames",
         "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
         "choice", "actor", "narration", "resolved_now", "priority_cache", "scans",
@@ -418,6 +418,9 @@ class GameState:
         self.draw_replaced_turn = 0
         self.expiring: list[Expiry] = []
         """Effects lasting until a phase (『…为止』), ended there without a chain link."""
+        self.discard_chosen: list[str] = []
+        """The cards chosen so far at the hand size adjustment, one at a time (uids, ``unnamed`` for
+        a card no action names); discarded together with the last one (000 ●エンドフェイズ【３】)."""
         self.frames: list[Frame] = []
         self.winner: str | None = None
         self.is_over = False
@@ -458,6 +461,7 @@ class GameState:
         clone.used_once = set(self.used_once)
         clone.draw_replaced_turn = self.draw_replaced_turn
         clone.expiring = list(self.expiring)
+        clone.discard_chosen = list(self.discard_chosen)
         clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
         clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
         clone.rng = self.rng.copy() if self.rng is not None else None
