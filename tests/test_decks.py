@@ -52,7 +52,7 @@ def test_a_deck_list_needs_a_seed_and_known_cards() -> None:
     with pytest.raises(ValidationError, match="seed"):
         Setup.model_validate({"players": {"A": {"deck_list": DECK}}})
     with pytest.raises(ValueError, match=r"players\.B\.deck_list\[39\]: unknown card 'no_such_card'"):
-        Duel(Setup.from_decks(DECK, OTHER[:-1] + ["no_such_card"], seed=1))
+        Duel(Setup.from_decks(DECK, [*OTHER[:-1], "no_such_card"], seed=1))
 
 
 def test_named_cards_never_silently_add_to_a_default_count() -> None:

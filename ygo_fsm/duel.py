@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
 from .cards import CardSpec, CardType, default_library
 from .decks import deal
 from .engine import CompiledTransition, Rulebook, default_rulebook
@@ -307,6 +308,55 @@ class Duel:
         """The actions the player who must act may take now (none once the duel is over)."""
         return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
                 for player, _, t, c in self._options()]
+
+    # --- the integer action space (ygo_fsm.actions) -----------------------------------
+
+    num_distinct_actions: ClassVar[int] = NUM_DISTINCT_ACTIONS
+    """How many action indices there are (:mod:`ygo_fsm.actions` documents the encoding)."""
+
+    def legal_action_indices(self) -> list[int]:
+        """The indices of :meth:`legal_actions`, in the same order."""
+        game = self.game
+        return [encode(game, player, t.spec.event, c.key if c else None) for player, _, t, c in self._options()]
+
+    def legal_action_mask(self) -> list[bool]:
+        """``num_distinct_actions`` flags: true at the index of each legal action."""
+        mask = [False] * NUM_DISTINCT_ACTIONS
+        for index in self.legal_action_indices():
+            mask[index] = True
+        return mask
+
+    def action_to_string(self, index: int) -> str:
+        """The text of the action ``index`` names for the player who must act (as :meth:`apply` reads it)."""
+        name, choice = decode(self.game, self._acting_player(), index)
+        return f"{name} {choice}" if choice else name
+
+    def string_to_action(self, text: str) -> int:
+        """The index of the action ``text`` names for the player who must act (its option may be left
+        out when the action has only one)."""
+        name, choice = Action.parse(text)
+        if choice is None:
+            keys = [c.key for _, _, t, c in self._options() if t.spec.event == name and c is not None]
+            if len(keys) == 1:
+                choice = keys[0]
+        return encode(self.game, self._acting_player(), name, choice)
+
+    def apply_index(self, index: int) -> None:
+        """Take the action ``index`` names (see :meth:`apply`; an index naming no legal action raises
+        :class:`~ygo_fsm.errors.IllegalActionError` and changes nothing)."""
+        player = self._acting_player()
+        try:
+            name, choice = decode(self.game, player, index)
+        except ActionEncodingError as error:
+            offered = [str(action) for action in self.legal_actions()]
+            raise IllegalActionError(f"#{index}", self.state, offered, reason=str(error)) from None
+        self.apply(Action(name, player, choice))
+
+    def _acting_player(self) -> str:
+        holder = self.priority
+        if holder is None:
+            raise IllegalActionError("(index)", self.state, [], reason=self._refusal("", None))
+        return holder
 
     def explain_illegal(self, name: str) -> str:
         """Why ``name`` (an action name, or its text with the option) is not legal now."""

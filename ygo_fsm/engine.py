@@ -86,9 +86,13 @@ class DeclaredTransition(Transition):
     def take(self, event_data: EventData) -> None:
         """Move the model to the destination and run the ``after`` callbacks, its conditions
         already known to hold (the engine evaluated the very same guard functions just before)."""
-        event_data.model.state = self.dest  # a frame's state is its model attribute
+        frame = event_data.model
+        assert isinstance(frame, Frame)
+        assert self.dest is not None  # declared transitions always have a target
+        frame.state = self.dest  # a frame's state is its model attribute
         for after in self.after:
-            after(event_data)  # the declared callbacks are functions taking the event data
+            assert callable(after)  # the declared callbacks are functions taking the event data
+            after(event_data)
 
 
 class DeclaredMachine(Machine):
