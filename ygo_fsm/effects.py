@@ -236,9 +236,12 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         if cached is not None:
             return cached  # type: ignore[return-value]
     state = game.players[player]
-    found = [(zone, card, index, effect)
-             for zone, attribute in _EFFECT_ZONES for card in getattr(state, attribute)
-             if card.card is not None for index, effect in enumerate(card.card.effects)]
+    found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
+    for zone, attribute in _EFFECT_ZONES:
+        for card in getattr(state, attribute):
+            spec = card.card
+            if spec is not None and spec.effects:
+                found.extend((zone, card, index, effect) for index, effect in enumerate(spec.effects))
     if scans is not None:
         scans[player] = found
     return found
