@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from .cards import (
     SPELL_KINDS,
     TRAP_KINDS,
+    CardSpec,
     EffectKind,
     EffectSpec,
     Event,
@@ -227,6 +228,22 @@ _EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
 the scan of a player's effects does not walk a 40-card deck on every call."""
 
 
+_USABLE: dict[int, tuple[CardSpec, dict[Zone, tuple[tuple[int, EffectSpec], ...]]]] = {}
+
+
+def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec], ...]:
+    """The effects of ``spec`` whose location allows ``zone`` (:func:`_location_ok` never accepts
+    another), and any effect that forbids something (read wherever the card is); worked out once
+    per card spec."""
+    entry = _USABLE.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        by_zone = {z: tuple((index, effect) for index, effect in enumerate(spec.effects)
+                            if z in _LOCATION_ZONES[effect.location] or effect.forbids)
+                   for z, _ in _EFFECT_ZONES}
+        entry = _USABLE[id(spec)] = (spec, by_zone)
+    return entry[1][zone]
+
+
 def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
     """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
     (kept in ``game.scans`` while the state does not change)."""
@@ -241,7 +258,7 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         for card in getattr(state, attribute):
             spec = card.card
             if spec is not None and spec.effects:
-                found.extend((zone, card, index, effect) for index, effect in enumerate(spec.effects))
+                found.extend((zone, card, index, effect) for index, effect in _usable_effects(spec, zone))
     if scans is not None:
         scans[player] = found
     return found
