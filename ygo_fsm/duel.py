@@ -537,13 +537,13 @@ class Duel:
         return self._option_cache
 
     def _find_options(self) -> list[_Option]:
-        holder = self.priority
+        game = self.game
+        holder = priority_holder(game)
         if holder is None:
             return []
-        role = Actor.turn_player if holder == self.turn_player else Actor.opponent
+        role = Actor.turn_player if holder == game.turn_player else Actor.opponent
         options: list[_Option] = []
         handled: set[str] = set()
-        game = self.game
         if game.scans is None:
             game.scans = {}  # the state holds still while its options are enumerated
         frames = game.frames
@@ -652,7 +652,7 @@ class Duel:
         game.resolved_now = []
         self._records.append((
             self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, game.path, game.choice,
+            spec.id, actor, priority_holder(game), self._chain_snapshot(), spec.rule, game.path, game.choice,
             tuple(game.narration), auto,
         ))
 

@@ -31,8 +31,9 @@ def acting(game: GameState) -> str:
 def _find(game: GameState) -> str | None:
     if game.is_over:
         return None
+    specs = game.state_specs
     for frame in reversed(game.frames):
-        role = game.state_spec(frame).priority
+        role = specs[(frame.machine, frame.state)].priority
         if role is not None:
             return role_holder(game, role)
     return None

@@ -483,7 +483,7 @@ class GameState:
     @property
     def path(self) -> str:
         """The full state path, e.g. ``main_phase_1.open.turn_player``."""
-        return ".".join(frame.state for frame in self.frames)
+        return ".".join([frame.state for frame in self.frames])
 
     def state_spec(self, frame: Frame) -> StateSpec:
         """The declared state a frame is in."""
