@@ -492,9 +492,10 @@ class GameState:
     def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
         """The player, zone and instance of the named card ``uid``."""
         for player, state in self.players.items():
-            for zone, card in state.all_cards():
-                if card.uid == uid:
-                    return player, zone, card
+            for zone, attribute in ZONE_ATTRIBUTES.items():
+                for card in getattr(state, attribute):
+                    if card.uid == uid:
+                        return player, zone, card
         return None
 
     def normal_draw_due(self) -> bool:
