@@ -521,6 +521,7 @@ class Duel:
     def _forget(self) -> None:
         """Drop the cached priority holder and options (the duel changed outside a transition)."""
         self.game.forget()
+        self.game.card_scans = None
         self._option_cache = None
 
     # --- the engine -------------------------------------------------------------------
@@ -546,6 +547,8 @@ class Duel:
         handled: set[str] = set()
         if game.scans is None:
             game.scans = {}  # the state holds still while its options are enumerated
+        if game.card_scans is None:
+            game.card_scans = {}
         frames = game.frames
         runtime = self.rulebook.runtime
         for level in range(len(frames) - 1, -1, -1):
@@ -634,6 +637,8 @@ class Duel:
         frame = game.frames[level]
         game.narration = []
         game.scans = None  # the transition changes the game
+        if transition.spec.callbacks:
+            game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
@@ -671,6 +676,8 @@ class Duel:
         while not game.is_over:
             if game.scans is None:
                 game.scans = {}  # between transitions the state holds still
+            if game.card_scans is None:
+                game.card_scans = {}
             frame = frames[-1]
             here = runtime[frame.machine][frame.state]
             state = here.spec

@@ -246,8 +246,8 @@ def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec],
 
 def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
     """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
-    (kept in ``game.scans`` while the state does not change)."""
-    scans = game.scans
+    (kept in ``game.card_scans`` while no card moves)."""
+    scans = game.card_scans
     if scans is not None:
         cached = scans.get(player)
         if cached is not None:

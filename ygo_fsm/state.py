@@ -387,7 +387,7 @@ class GameState:
         "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen", "frames",
         "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
-        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans",
+        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans",
     )
 
     def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
@@ -440,6 +440,10 @@ class GameState:
         effects), kept while the state does not change: the runtime turns it on (``{}``) between
         transitions, where option enumeration asks the same questions many times, and off
         (``None``) while a transition changes the game. Not game data."""
+        self.card_scans: dict[str, object] | None = None
+        """Like ``scans``, for what depends only on which cards are in which zones (each player's
+        effects): kept across transitions that run no callback (they move no card), dropped by
+        one that does and by :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""
@@ -470,7 +474,7 @@ class GameState:
         clone.narration = []
         clone.resolved_now = []
         clone.priority_cache = _UNSET
-        clone.scans = None
+        clone.scans = clone.card_scans = None
         return clone
 
     # --- reading ----------------------------------------------------------------------
