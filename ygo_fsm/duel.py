@@ -561,17 +561,20 @@ class Duel:
                 spec = transition.spec
                 if spec.event in handled or not transition.enabled(frame):
                     continue
-                choices: list[Choice | None] = [None]
+                chosen: list[Choice] | None = None
                 if transition.chooser is not None:
-                    choices = list(transition.chooser(frame))
-                    if not choices:
+                    chosen = transition.chooser(frame)
+                    if not chosen:
                         continue
                 if spec.event in here:
                     raise EngineError(
                         f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
                         f"enabled together with no declared precedence")
                 here.append(spec.event)
-                options.extend((holder, level, transition, choice) for choice in choices)
+                if chosen is None:
+                    options.append((holder, level, transition, None))
+                else:
+                    options.extend([(holder, level, transition, choice) for choice in chosen])
             handled.update(here)
         return options
 
@@ -634,31 +637,32 @@ class Duel:
 
     def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
         game = self.game
-        frame = game.frames[level]
+        frames = game.frames
+        frame = frames[level]
+        spec = transition.spec
         game.narration = []
         game.scans = None  # the transition changes the game
-        if transition.spec.callbacks:
+        if spec.callbacks:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
             game.check_lp()
-        frames = game.frames
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         if self.rulebook.runtime[frame.machine][frame.state].enters:
             self._enter_children()
         game.forget()
         self._option_cache = None
-        spec = transition.spec
-        self._seq += 1
-        for number, uid, negated in game.resolved_now:
-            self.resolutions.append((self._seq, number, uid, negated))
-        game.resolved_now = []
+        self._seq = seq = self._seq + 1
+        if game.resolved_now:
+            for number, uid, negated in game.resolved_now:
+                self.resolutions.append((seq, number, uid, negated))
+            game.resolved_now = []
         self._records.append((
-            self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, priority_holder(game), self._chain_snapshot(), spec.rule, game.path, game.choice,
-            tuple(game.narration), auto,
+            seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
+            spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
+            ".".join([f.state for f in frames]), game.choice, tuple(game.narration) if game.narration else (), auto,
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
