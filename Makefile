@@ -1,5 +1,5 @@
 # Every target sets up what it needs: a virtual environment in .venv with the package and its
-# test, dev and env (agents' environment) extras, and the system Graphviz package (for SVG) when `dot` is missing.
+# test, dev, env and openspiel (agents' environments) extras, and the system Graphviz package (for SVG) when `dot` is missing.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dev,env]'
+	$(PY) -m pip install --quiet -e '.[test,dev,env,openspiel]'
 	@touch $(STAMP)
 
 graphviz:

@@ -82,8 +82,16 @@ A card code is the card's place in the sorted ids of the duel's library, from 1.
 hand and both decks appear only as counts: their cards and the deck order are never shown."""
 
 
+_CODES: dict[int, tuple[object, dict[str, int]]] = {}
+
+
 def _codes(game: GameState) -> dict[str, int]:
-    return {card_id: number for number, card_id in enumerate(sorted(game.library), start=1)}
+    """Card codes of the duel's library (worked out once per library)."""
+    library = game.library
+    entry = _CODES.get(id(library))
+    if entry is None or entry[0] is not library or len(entry[1]) != len(library):
+        entry = _CODES[id(library)] = (library, {card_id: n for n, card_id in enumerate(sorted(library), start=1)})
+    return entry[1]
 
 
 def _code(card: CardInstance, codes: dict[str, int]) -> float:
