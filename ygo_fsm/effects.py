@@ -228,20 +228,21 @@ _EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
 the scan of a player's effects does not walk a 40-card deck on every call."""
 
 
-_USABLE: dict[int, tuple[CardSpec, dict[Zone, tuple[tuple[int, EffectSpec], ...]]]] = {}
+_USABLE: dict[Zone, dict[int, tuple[CardSpec, tuple[tuple[int, EffectSpec], ...]]]] = {
+    zone: {} for zone, _ in _EFFECT_ZONES}
+"""For each zone, by card spec: the spec's effects whose location allows that zone
+(:func:`_location_ok` never accepts another) and any effect that forbids something (read
+wherever the card is), worked out once per card spec."""
 
 
 def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec], ...]:
-    """The effects of ``spec`` whose location allows ``zone`` (:func:`_location_ok` never accepts
-    another), and any effect that forbids something (read wherever the card is); worked out once
-    per card spec."""
-    entry = _USABLE.get(id(spec))
+    table = _USABLE[zone]
+    entry = table.get(id(spec))
     if entry is None or entry[0] is not spec:
-        by_zone = {z: tuple((index, effect) for index, effect in enumerate(spec.effects)
-                            if z in _LOCATION_ZONES[effect.location] or effect.forbids)
-                   for z, _ in _EFFECT_ZONES}
-        entry = _USABLE[id(spec)] = (spec, by_zone)
-    return entry[1][zone]
+        usable = tuple((index, effect) for index, effect in enumerate(spec.effects)
+                       if zone in _LOCATION_ZONES[effect.location] or effect.forbids)
+        entry = table[id(spec)] = (spec, usable)
+    return entry[1]
 
 
 def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
@@ -255,10 +256,15 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
     state = game.players[player]
     found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
     for zone, attribute in _EFFECT_ZONES:
+        table = _USABLE[zone]
         for card in getattr(state, attribute):
             spec = card.card
-            if spec is not None and spec.effects:
-                found.extend((zone, card, index, effect) for index, effect in _usable_effects(spec, zone))
+            if spec is None or not spec.effects:
+                continue
+            entry = table.get(id(spec))
+            usable = entry[1] if entry is not None and entry[0] is spec else _usable_effects(spec, zone)
+            for index, effect in usable:
+                found.append((zone, card, index, effect))
     if scans is not None:
         scans[player] = found
     return found
