@@ -559,7 +559,7 @@ class Duel:
             here: list[str] = []
             for transition in candidates:
                 spec = transition.spec
-                if spec.event in handled or not transition.enabled(frame):
+                if spec.event in handled or not (transition.unguarded or transition.enabled(frame)):
                     continue
                 chosen: list[Choice] | None = None
                 if transition.chooser is not None:
@@ -688,7 +688,7 @@ class Duel:
             if state.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
-            enabled = [t for t in here.engine if t.enabled(frame)] if here.engine else []
+            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)] if here.engine else []
             if len(enabled) > 1:
                 raise EngineError(f"{self.state}: engine transitions "
                                   f"{', '.join(t.spec.id for t in enabled)} are enabled together "
@@ -700,7 +700,7 @@ class Duel:
                 frames.pop()
                 game.scans = {}  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
-                done = [t for t in runtime[parent.machine][parent.state].done if t.enabled(parent)]
+                done = [t for t in runtime[parent.machine][parent.state].done if t.unguarded or t.enabled(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "

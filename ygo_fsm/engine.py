@@ -113,6 +113,8 @@ class CompiledTransition:
     transition: DeclaredTransition
     source_state: State
     event: Event
+    unguarded: bool = False
+    """It has no guard and no ``unless``: always enabled in its source state."""
 
     def enabled(self, frame: Frame) -> bool:
         """Every guard holds and no ``unless`` guard holds."""
@@ -226,6 +228,7 @@ class Rulebook:
                     transition=transition,
                     source_state=machine.get_state(t.source),
                     event=machine.events[t.event],
+                    unguarded=not t.guards and not t.unless,
                 )
             )
         self.machines[spec.id] = machine

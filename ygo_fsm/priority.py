@@ -7,6 +7,8 @@ player* (whose simultaneous triggers are being put on the chain, 000 ※…发�
 
 from __future__ import annotations
 
+from typing import cast
+
 from .chain import current_tier
 from .game import other_player
 from .spec import Role
@@ -18,9 +20,9 @@ def holder(game: GameState) -> str | None:
     :meth:`GameState.forget <ygo_fsm.state.GameState.forget>`)."""
     cached = game.priority_cache
     if cached is _UNSET:
-        cached = game.priority_cache = _find(game)
-    assert cached is None or isinstance(cached, str)
-    return cached
+        found = game.priority_cache = _find(game)
+        return found
+    return cast("str | None", cached)  # only _find's results are cached
 
 
 def acting(game: GameState) -> str:
