@@ -55,6 +55,10 @@ class Action:
 
 
 _DEFAULT_SETUP = Setup()
+PASS = "pass"
+"""The event of passing priority, the one action auto-pass takes for a player."""
+_PASSES = {player: Action(PASS, player) for player in PLAYERS}
+"""Each player's ``pass`` (actions are values: auto-pass records the same one each time)."""
 
 
 def _uses_cards(setup: Setup) -> bool:
@@ -63,8 +67,6 @@ def _uses_cards(setup: Setup) -> bool:
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
                   "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass")
-PASS = "pass"
-"""The event of passing priority, the one action auto-pass takes for a player."""
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
@@ -713,7 +715,7 @@ class Duel:
             if self.auto_pass and len(options) == 1:
                 holder, level, transition, option = options[0]
                 if option is None and transition.spec.event == PASS and holder in self.auto_pass:
-                    self._history.append(Action(PASS, holder))
+                    self._history.append(_PASSES[holder])
                     game.actor = holder
                     try:
                         self._take(level, transition, actor=holder, auto=True)
