@@ -2,6 +2,7 @@
 # its test and dev extras, the system Graphviz package (for SVG) when `dot` is missing, the
 # font the diagrams name (WenQuanYi Micro Hei) when fontconfig does not know it, and, for the
 # tests, Debian's Chromium and its driver (the rule-review site is tested in a real browser).
+# The env and openspiel extras (the agents' environments) are installed for the tests too.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -12,7 +13,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dev]'
+	$(PY) -m pip install --quiet -e '.[test,dev,env,openspiel]'
 	@touch $(STAMP)
 
 graphviz:
@@ -78,7 +79,7 @@ bench: $(STAMP) graphviz
 	$(PY) -m ygo_fsm.bench
 
 # The action fuzzer: 100,000 seeded actions; fails on a corruption, a crash, a hang or a
-# declared transition never taken (make test runs a 40,000-action slice of it).
+# declared transition never taken (make test runs a 60,000-action slice of it).
 fuzz: $(STAMP)
 	$(PY) -m ygo_fsm.fuzz --actions 100000 --seed 12
 

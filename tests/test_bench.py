@@ -21,7 +21,7 @@ def _positive(value: object) -> bool:
 
 
 def test_run_benchmark_reports_every_figure() -> None:
-    result = bench.run_benchmark(seed=7, turns=2, duels=20, repeats=1)
+    result = bench.run_benchmark(seed=7, turns=2, duels=20, repeats=1, full_duels=1)
     json.dumps(result)  # JSON-ready
     for key in ("benchmark", "python", "transitions_version", "machines", "seed", "creation", "random_play",
                 "dict_dispatch", "render", "notes"):
@@ -46,6 +46,16 @@ def test_run_benchmark_reports_every_figure() -> None:
     assert _positive(dispatch["us_per_transition"])
     assert _positive(dispatch["ratio"])
     assert isinstance(dispatch["meets_targets"]["ratio"], bool)
+
+    full = result["full_duels"]
+    for run in ("vanilla_auto_pass_off", "vanilla_auto_pass_on", "mixed_auto_pass_off", "mixed_auto_pass_on"):
+        figures = full[run]
+        assert figures["duels"] == 1
+        for key in ("duels_per_s", "duels_per_s_play", "duels_per_cpu_s", "decisions_per_s",
+                    "multi_option_decisions_per_s", "us_per_transition"):
+            assert _positive(figures[key])
+    assert full["vanilla_auto_pass_off"]["forced_passes_per_duel"] == 0
+    assert full["vanilla_auto_pass_on"]["forced_passes_per_duel"] > 0
 
     rendering = result["render"]
     assert _positive(rendering["render_s_without_svg"])
@@ -84,6 +94,7 @@ def test_verify_replay_catches_a_wrong_record() -> None:
 
 def test_main_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench.json"
-    assert bench.main(["--seed", "1", "--turns", "2", "--duels", "10", "--repeats", "1", "--out", str(out)]) == 0
+    assert bench.main(["--seed", "1", "--turns", "2", "--duels", "10", "--repeats", "1", "--full-duels", "1",
+                       "--out", str(out)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert json.loads(out.read_text(encoding="utf-8")) == printed

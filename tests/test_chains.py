@@ -593,7 +593,8 @@ def test_before_draw_window_allows_spell_speed_2_once_the_trigger_is_activated()
 
 def _to_discard_window(duel: Duel) -> None:
     pass_until(duel, "end_phase.hand_size_adjustment")
-    duel.apply("discard unnamed")  # keep the quick-play spell (000 【３】选择手卡丢弃)
+    duel.apply("discard unnamed")  # keep the quick-play spell (000 【３】选择手卡丢弃), one card at a time:
+    duel.apply("discard unnamed")  # 8 cards, 2 over the limit
     assert duel.state == "end_phase.discard_window.turn_player"
 
 

@@ -117,9 +117,12 @@ def test_explain_full_path(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explain_machine_state_with_guards_and_callbacks(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "explain", "end_phase.hand_size_adjustment", "--lang", "en")
     assert code == 0
-    assert "discard (turn player) [hand_over_limit] / discard_to_hand_limit → discard_window" in out
+    assert ("discard (turn player) [hand_over_limit ∧ discard_choice_completes] / discard_to_hand_limit "
+            "→ discard_window") in out
+    assert ("discard (turn player) [hand_over_limit ∧ ¬discard_choice_completes] / choose_discard "
+            "→ hand_size_adjustment") in out  # 000 【３】: the cards are chosen one at a time
     assert "hand_within_limit (engine) [¬hand_over_limit] → end" in out
-    assert "the turn player: discard [hand_over_limit] → discard_window" in out
+    assert "discard [hand_over_limit ∧ discard_choice_completes] → discard_window" in out
     assert "en: Hand size adjustment" in out
     assert "zh: " not in out  # --lang en
 

@@ -420,6 +420,10 @@ def test_hand_over_limit_discards_down_to_limit(limit_effect, limit, over):
     assert duel.state == "end_phase.hand_size_adjustment"
     assert duel.priority == "A"
     assert names(duel) == ["discard"]
+    for _ in range(over - 1):  # the cards are chosen one at a time and discarded together
+        duel.apply("discard")
+        assert duel.state == "end_phase.hand_size_adjustment"
+        assert duel.players["A"].hand == limit + over and duel.players["A"].graveyard == 0
     duel.apply("discard")
     assert duel.players["A"].hand == limit
     assert duel.players["A"].graveyard == over
@@ -575,7 +579,10 @@ def test_hand_size_adjustment_lets_the_turn_player_choose_the_discards() -> None
     duel.apply("pass")
     assert duel.state == "end_phase.hand_size_adjustment"
     offered = sorted(str(action) for action in duel.legal_actions())
-    assert offered == sorted(["discard cyclone+dark_hole", "discard cyclone", "discard dark_hole", "discard unnamed"])
-    duel.apply("discard cyclone+dark_hole")
+    assert offered == ["discard cyclone", "discard dark_hole", "discard unnamed"]  # one card at a time
+    duel.apply("discard cyclone")
+    assert duel.state == "end_phase.hand_size_adjustment" and duel.players["A"].hand == 8
+    assert sorted(str(action) for action in duel.legal_actions()) == ["discard dark_hole", "discard unnamed"]
+    duel.apply("discard dark_hole")
     assert duel.players["A"].hand == 6 and duel.players["A"].hand_cards == []
     assert {card.uid for card in duel.players["A"].graveyard_cards} == {"cyclone", "dark_hole"}

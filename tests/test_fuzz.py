@@ -12,7 +12,7 @@ from ygo_fsm.duel import Action
 from ygo_fsm.errors import IllegalActionError
 from ygo_fsm.fuzz import SCENES, fuzz_library, invariant_problems, random_setup, run_fuzz, snapshot
 
-SLICE_ACTIONS = 40_000
+SLICE_ACTIONS = 60_000
 SLICE_SEED = 1
 
 

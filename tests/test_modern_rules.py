@@ -396,10 +396,10 @@ def test_the_continuous_effect_of_a_monster_determined_destroyed_no_longer_appli
     duel.apply("declare_attack a_monster_1")
     duel.apply("choose_target jougen")
     pass_until(duel, "battle_phase.damage_step.damage_calculation")
-    assert special_summons_forbidden(duel) == "昇霊術師 ジョウゲン"
+    assert special_summons_forbidden(duel.game) == "昇霊術師 ジョウゲン"
     pass_until(duel, "battle_phase.damage_step.after_damage_calculation")
     assert duel.players["B"].monsters[-1].uid == "jougen", "not yet sent to the graveyard"
-    assert special_summons_forbidden(duel) == ""
+    assert special_summons_forbidden(duel.game) == ""
 
 
 # --- rule 6: durations end where the rule says, by themselves --------------------------------------

@@ -16,9 +16,11 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
+from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
 from .cards import CardSpec, CardType, default_library
+from .decks import deal
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
@@ -54,6 +56,10 @@ class Action:
 
 
 _DEFAULT_SETUP = Setup()
+PASS = "pass"
+"""The event of passing priority, the one action auto-pass takes for a player."""
+_PASSES = {player: Action(PASS, player) for player in PLAYERS}
+"""Each player's ``pass`` (actions are values: auto-pass records the same one each time)."""
 
 SETTLE_ROUNDS = 100
 """Settling (the engine moving on by itself between two player actions) takes at most this many
@@ -79,11 +85,11 @@ def _guard_text(spec: TransitionSpec) -> str:
 
 
 def _uses_cards(setup: Setup) -> bool:
-    return any(player.cards for player in setup.players.values())
+    return any(player.cards or player.deck_list for player in setup.players.values())
 
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state", "choice", "detail")
+                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass")
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
@@ -118,8 +124,26 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             game.players[player].zone_list(placement.zone).append(instance)
 
 
+def _auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
+    if auto_pass is True:
+        return frozenset(PLAYERS)
+    if auto_pass is False:
+        return frozenset()
+    players = frozenset(auto_pass)
+    unknown = sorted(players - set(PLAYERS))
+    if unknown:
+        raise ValueError(f"auto_pass: unknown player(s) {', '.join(unknown)}; players are A and B")
+    return players
+
+
 class Duel:
     """A duel in progress: the runtime around one :class:`~ygo_fsm.state.GameState`.
+
+    With ``auto_pass=True`` (or a set of players, ``auto_pass={"B"}``) the duel passes for a
+    player whose only legal action is ``pass``, as soon as that player would be asked: the
+    pass is in the history and in the trace like any other (its record's ``auto_pass`` is
+    true), so a narrated trace differs from a manual one only by that flag. Off by default:
+    stepping through a ruling shows every pass.
 
     Create it from a :class:`~ygo_fsm.game.Setup` (or keyword overrides of the default
     setup: ``Duel(profile="ocg2008")``). The machines come from a shared
@@ -128,10 +152,12 @@ class Duel:
     """
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions")
+                 "resolutions", "auto_pass", "auto_passes")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 library: Mapping[str, CardSpec] | None = None, **overrides: object) -> None:
+                 library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
+                 **overrides: object) -> None:
+        self.auto_pass = _auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -159,6 +185,17 @@ class Duel:
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+        self.auto_passes = 0
+        """How many passes auto-pass took so far (each is in the history and the trace)."""
+
+    @classmethod
+    def new_game(cls, deck_a: list[str], deck_b: list[str], *, seed: int, profile: Profile | str = "modern",
+                 rulebook: Rulebook | None = None, library: dict[str, CardSpec] | None = None,
+                 **options: Any) -> Duel:
+        """A duel from two decks and a seed (:meth:`Setup.from_decks <ygo_fsm.game.Setup.from_decks>`);
+        ``options`` are the duel's own (``auto_pass``)."""
+        return cls(Setup.from_decks(deck_a, deck_b, seed=seed, profile=profile), rulebook=rulebook,
+                   library=library, **options)
 
     @staticmethod
     def initial_game(setup: Setup, *, rulebook: Rulebook | None = None,
@@ -173,6 +210,7 @@ class Duel:
                          state_specs=(rulebook or default_rulebook()).state_specs,
                          players={p: PlayerState(setup.players[p], p) for p in PLAYERS})
         _place_cards(game, setup)
+        deal(game, setup, library)
         game.turn_effects = {turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()}
         if setup.effects:
             game.turn_effects[setup.turn] = game.turn_effects.get(setup.turn, frozenset()) | set(setup.effects)
@@ -270,6 +308,11 @@ class Duel:
         return tuple(self.game.frames)
 
     @property
+    def transitions_taken(self) -> int:
+        """How many transitions the duel has taken (its trace's length)."""
+        return self._seq
+
+    @property
     def history(self) -> tuple[Action, ...]:
         """The actions applied so far, in order."""
         return tuple(self._history)
@@ -290,6 +333,55 @@ class Duel:
         """The actions the player who must act may take now (none once the duel is over)."""
         return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
                 for player, _, t, c in self._options()]
+
+    # --- the integer action space (ygo_fsm.actions) -----------------------------------
+
+    num_distinct_actions: ClassVar[int] = NUM_DISTINCT_ACTIONS
+    """How many action indices there are (:mod:`ygo_fsm.actions` documents the encoding)."""
+
+    def legal_action_indices(self) -> list[int]:
+        """The indices of :meth:`legal_actions`, in the same order."""
+        game = self.game
+        return [encode(game, player, t.spec.event, c.key if c else None) for player, _, t, c in self._options()]
+
+    def legal_action_mask(self) -> list[bool]:
+        """``num_distinct_actions`` flags: true at the index of each legal action."""
+        mask = [False] * NUM_DISTINCT_ACTIONS
+        for index in self.legal_action_indices():
+            mask[index] = True
+        return mask
+
+    def action_to_string(self, index: int) -> str:
+        """The text of the action ``index`` names for the player who must act (as :meth:`apply` reads it)."""
+        name, choice = decode(self.game, self._acting_player(), index)
+        return f"{name} {choice}" if choice else name
+
+    def string_to_action(self, text: str) -> int:
+        """The index of the action ``text`` names for the player who must act (its option may be left
+        out when the action has only one)."""
+        name, choice = Action.parse(text)
+        if choice is None:
+            keys = [c.key for _, _, t, c in self._options() if t.spec.event == name and c is not None]
+            if len(keys) == 1:
+                choice = keys[0]
+        return encode(self.game, self._acting_player(), name, choice)
+
+    def apply_index(self, index: int) -> None:
+        """Take the action ``index`` names (see :meth:`apply`; an index naming no legal action raises
+        :class:`~ygo_fsm.errors.IllegalActionError` and changes nothing)."""
+        player = self._acting_player()
+        try:
+            name, choice = decode(self.game, player, index)
+        except ActionEncodingError as error:
+            offered = [str(action) for action in self.legal_actions()]
+            raise IllegalActionError(f"#{index}", self.state, offered, reason=str(error)) from None
+        self.apply(Action(name, player, choice))
+
+    def _acting_player(self) -> str:
+        holder = self.priority
+        if holder is None:
+            raise IllegalActionError("(index)", self.state, [], reason=self._refusal("", None))
+        return holder
 
     def explain_illegal(self, name: str) -> str:
         """Why ``name`` (an action name, or its text with the option) is not legal now."""
@@ -354,6 +446,7 @@ class Duel:
         clone._seq = self._seq
         clone._option_cache = None
         clone.resolutions = list(self.resolutions)
+        clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
         return clone
 
     # --- the duel as a value -------------------------------------------------------------
@@ -390,7 +483,7 @@ class Duel:
 
     @classmethod
     def from_json(cls, text: str | bytes, *, rulebook: Rulebook | None = None,
-                  library: Mapping[str, CardSpec] | None = None) -> Duel:
+                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False) -> Duel:
         """The duel :meth:`to_json` saved, ready to go on from where it was.
 
         Raises :class:`~ygo_fsm.errors.StateFormatError` naming the field when the document is
@@ -403,6 +496,7 @@ class Duel:
         duel.game = game_from_document(document.game, library=default_library() if library is None else library,
                                        state_specs=duel.rulebook.state_specs)
         duel._start_runtime()
+        duel.auto_pass = _auto_pass_players(auto_pass)
         duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
         duel._seq = document.seq
         duel.resolutions = list(document.resolutions)
@@ -410,6 +504,8 @@ class Duel:
             duel._trace = list(document.trace)
             duel._records = [tuple(getattr(record, name) for name in _RECORD_FIELDS) for record in document.trace]
         duel._check_settled()
+        if duel.auto_pass:
+            duel._settle()  # a loaded duel may wait on a pass the duel now takes itself
         return duel
 
     def _check_settled(self) -> None:
@@ -428,12 +524,13 @@ class Duel:
         """Pickled as its JSON document (trace included) and its cards when they are not the
         built-in library; it is unpickled on the shipped machines (:func:`default_rulebook`)."""
         library = None if self.game.library is default_library() else dict(self.game.library)
-        return (_unpickle, (self.to_json(trace=True), library))
+        return (_unpickle, (self.to_json(trace=True), library, sorted(self.auto_pass), self.auto_passes))
 
     @classmethod
     def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
                library: Mapping[str, CardSpec] | None = None) -> Duel:
-        """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn)."""
+        """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn;
+        without auto-pass, so a history recorded with it replays too)."""
         duel = cls(setup, rulebook=rulebook, library=library)
         for action in history:
             duel.apply(action)
@@ -454,6 +551,7 @@ class Duel:
     def _forget(self) -> None:
         """Drop the cached priority holder and options (the duel changed outside a transition)."""
         self.game.forget()
+        self.game.card_scans = None
         self._option_cache = None
 
     # --- the engine -------------------------------------------------------------------
@@ -470,35 +568,43 @@ class Duel:
         return self._option_cache
 
     def _find_options(self) -> list[_Option]:
-        holder = self.priority
+        game = self.game
+        holder = priority_holder(game)
         if holder is None:
             return []
-        role = Actor.turn_player if holder == self.turn_player else Actor.opponent
+        role = Actor.turn_player if holder == game.turn_player else Actor.opponent
         options: list[_Option] = []
         handled: set[str] = set()
-        frames = self.game.frames
+        if game.scans is None:
+            game.scans = {}  # the state holds still while its options are enumerated
+        if game.card_scans is None:
+            game.card_scans = {}
+        frames = game.frames
+        runtime = self.rulebook.runtime
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
-            candidates = self.rulebook.player_transitions(frame.machine, frame.state)
+            candidates = runtime[frame.machine][frame.state].by_role[role]
             if not candidates:
                 continue
             here: list[str] = []
             for transition in candidates:
                 spec = transition.spec
-                if ((spec.actor is not role and spec.actor is not Actor.priority_holder)
-                        or spec.event in handled or not transition.enabled(frame)):
+                if spec.event in handled or not (transition.unguarded or transition.enabled(frame)):
                     continue
-                choices: list[Choice | None] = [None]
+                chosen: list[Choice] | None = None
                 if transition.chooser is not None:
-                    choices = list(transition.chooser(frame))
-                    if not choices:
+                    chosen = transition.chooser(frame)
+                    if not chosen:
                         continue
                 if spec.event in here:
                     raise EngineError(
                         f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
                         f"enabled together with no declared precedence")
                 here.append(spec.event)
-                options.extend((holder, level, transition, choice) for choice in choices)
+                if chosen is None:
+                    options.append((holder, level, transition, None))
+                else:
+                    options.extend([(holder, level, transition, choice) for choice in chosen])
             handled.update(here)
         return options
 
@@ -556,35 +662,45 @@ class Duel:
         """Push the machines run by the innermost state, recursively, at their initial states."""
         game = self.game
         frames = game.frames
-        while True:
-            frame = frames[-1]
-            child = self.rulebook.state(frame.machine, frame.state).machine
-            if child is None:
-                return
-            frames.append(Frame(game, child, self.rulebook.specs[child].initial, frame.state, frame.machine))
+        frame = frames[-1]
+        invoked_as, parent = frame.state, frame.machine
+        for child, initial in self.rulebook.runtime[parent][invoked_as].enters:
+            frames.append(Frame(game, child, initial, invoked_as, parent))
+            invoked_as, parent = initial, child
 
-    def _take(self, level: int, transition: CompiledTransition, *, actor: str) -> None:
+    def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
         game = self.game
-        frame = game.frames[level]
+        frames = game.frames
+        frame = frames[level]
+        spec = transition.spec
         game.narration = []
-        transition.execute(frame)  # guards re-checked with the inner frames still in place
-        game.check_lp()
-        del game.frames[level + 1:]  # leaving the source state leaves the machines it ran
-        self._enter_children()
+        game.scans = None  # the transition changes the game
+        if spec.callbacks:
+            game.card_scans = None  # its callbacks may move cards
+        transition.execute(frame)  # its guards were found to hold on this very state
+        players = game.players
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()
+        if len(frames) > level + 1:
+            del frames[level + 1:]  # leaving the source state leaves the machines it ran
+        if self.rulebook.runtime[frame.machine][frame.state].enters:
+            self._enter_children()
         game.forget()
         self._option_cache = None
-        spec = transition.spec
-        self._seq += 1
-        for number, uid, negated in game.resolved_now:
-            self.resolutions.append((self._seq, number, uid, negated))
-        game.resolved_now = []
+        self._seq = seq = self._seq + 1
+        if game.resolved_now:
+            for number, uid, negated in game.resolved_now:
+                self.resolutions.append((seq, number, uid, negated))
+            game.resolved_now = []
         self._records.append((
-            self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, game.path, game.choice,
-            tuple(game.narration),
+            seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
+            spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
+            ".".join([f.state for f in frames]), game.choice, tuple(game.narration) if game.narration else (), auto,
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
+        if not self.game.chain:
+            return ()
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
                       "spell_speed": link.spell_speed, "negated": link.negated} for link in self.game.chain)
 
@@ -597,16 +713,22 @@ class Duel:
         limit = settle_limit(rulebook)
         taken = 0
         runaway: list[CompiledTransition] = []
+        runtime = rulebook.runtime
         while not game.is_over:
             taken += 1
             if taken > limit:
                 self._runaway(runaway, limit)
+            if game.scans is None:
+                game.scans = {}  # between transitions the state holds still
+            if game.card_scans is None:
+                game.card_scans = {}
             frame = frames[-1]
-            state = rulebook.state(frame.machine, frame.state)
+            here = runtime[frame.machine][frame.state]
+            state = here.spec
             if state.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
-            enabled = [t for t in rulebook.engine_transitions(frame.machine, frame.state) if t.enabled(frame)]
+            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)] if here.engine else []
             if len(enabled) > 1:
                 raise EngineError(f"{self.state}: engine transitions "
                                   f"{', '.join(t.spec.id for t in enabled)} are enabled together "
@@ -618,8 +740,9 @@ class Duel:
                 continue
             if state.final and len(frames) > 1:
                 frames.pop()
+                game.scans = {}  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
-                done = [t for t in rulebook.done_transitions(parent.machine, parent.state) if t.enabled(parent)]
+                done = [t for t in runtime[parent.machine][parent.state].done if t.unguarded or t.enabled(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
@@ -628,8 +751,21 @@ class Duel:
                     runaway.append(done[0])
                 self._take(len(frames) - 1, done[0], actor="engine")
                 continue
-            if not self._options():
+            options = self._options()
+            if not options:
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
+            if self.auto_pass and len(options) == 1:
+                holder, level, transition, option = options[0]
+                if option is None and transition.spec.event == PASS and holder in self.auto_pass:
+                    self._history.append(_PASSES[holder])
+                    game.actor = holder
+                    try:
+                        self._take(level, transition, actor=holder, auto=True)
+                    finally:
+                        game.actor = None
+                    self.auto_passes += 1
+                    taken, runaway = 0, []  # a player's action (taken for them): settling starts again
+                    continue
             return
 
     def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
@@ -655,5 +791,8 @@ class Duel:
         return f"<Duel turn {self.turn} ({self.turn_player}) {self.state} {status}>"
 
 
-def _unpickle(text: str, library: dict[str, CardSpec] | None) -> Duel:
-    return Duel.from_json(text, library=library)
+def _unpickle(text: str, library: dict[str, CardSpec] | None, auto_pass: Iterable[str] = (),
+              auto_passes: int = 0) -> Duel:
+    duel = Duel.from_json(text, library=library, auto_pass=frozenset(auto_pass))
+    duel.auto_passes = auto_passes
+    return duel

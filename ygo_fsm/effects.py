@@ -33,6 +33,7 @@ from .cards import (
     ENDING_BY_THEMSELVES,
     SPELL_KINDS,
     TRAP_KINDS,
+    CardSpec,
     CardType,
     Duration,
     EffectKind,
@@ -45,7 +46,7 @@ from .cards import (
 )
 from .game import PROFILE_RULES, SPELL_TRAP_ZONES, Zone, other_player
 from .spec import ActivationLimit
-from .state import CardInstance, Choice, Expiry, GameState
+from .state import ZONE_ATTRIBUTES, CardInstance, Choice, Expiry, GameState
 
 
 def find(game: GameState, uid: str) -> tuple[str, Zone, CardInstance] | None:
@@ -305,15 +306,64 @@ def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target
     return text + (f"：{effect.label}" if effect.label else "")
 
 
-def effects_of(game: GameState, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
-    negated = {e.uid for e in game.expiring if e.kind == "negated"}
-    for zone, card in game.players[player].all_cards():
-        if card.card is None:
-            continue
-        if card.uid in negated and zone is Zone.monster and card.card.type is CardType.monster:
-            continue  # its effects are negated (negate_effects … until)
-        for index, effect in enumerate(card.card.effects):
-            yield zone, card, index, effect
+_LOCATION_ZONES: dict[Location, tuple[Zone, ...]] = {
+    Location.hand: (Zone.hand, Zone.spell_trap),  # a spell may be Set first, then activated
+    Location.field: (Zone.monster, Zone.spell_trap),
+    Location.set: (Zone.spell_trap,),
+    Location.graveyard: (Zone.graveyard,),
+    Location.lingering: (Zone.lingering,),
+}
+"""The zones a card must be in for an effect of each location (as :func:`_location_ok` reads them)."""
+assert set(_LOCATION_ZONES) == set(Location), "every effect location needs its zones"
+_EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
+    (zone, ZONE_ATTRIBUTES[zone]) for zone in Zone if any(zone in zones for zones in _LOCATION_ZONES.values()))
+"""The zones a card with effects can use them from, in zone order: never the deck or the banished cards, so
+the scan of a player's effects does not walk a 40-card deck on every call."""
+
+
+_USABLE: dict[Zone, dict[int, tuple[CardSpec, tuple[tuple[int, EffectSpec], ...]]]] = {
+    zone: {} for zone, _ in _EFFECT_ZONES}
+"""For each zone, by card spec: the spec's effects whose location allows that zone
+(:func:`_location_ok` never accepts another) and any effect that forbids something (read
+wherever the card is), worked out once per card spec."""
+
+
+def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec], ...]:
+    table = _USABLE[zone]
+    entry = table.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        usable = tuple((index, effect) for index, effect in enumerate(spec.effects)
+                       if zone in _LOCATION_ZONES[effect.location] or effect.forbids)
+        entry = table[id(spec)] = (spec, usable)
+    return entry[1]
+
+
+def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
+    """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
+    (kept in ``game.card_scans`` while no card moves)."""
+    scans = game.card_scans
+    if scans is not None:
+        cached = scans.get(player)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+    state = game.players[player]
+    negated = {e.uid for e in game.expiring if e.kind == "negated"}  # negate_effects … until
+    found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
+    for zone, attribute in _EFFECT_ZONES:
+        table = _USABLE[zone]
+        for card in getattr(state, attribute):
+            spec = card.card
+            if spec is None or not spec.effects:
+                continue
+            if negated and card.uid in negated and zone is Zone.monster and spec.type is CardType.monster:
+                continue  # its effects are negated
+            entry = table.get(id(spec))
+            usable = entry[1] if entry is not None and entry[0] is spec else _usable_effects(spec, zone)
+            for index, effect in usable:
+                found.append((zone, card, index, effect))
+    if scans is not None:
+        scans[player] = found
+    return found
 
 
 def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
@@ -385,14 +435,17 @@ def phase_processing(game: GameState, player: str) -> list[Choice]:
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
-    if expiring_now(game, player):
-        return True
-    for zone, card, index, effect in effects_of(game, player):
-        if effect.phase is None or not effect.mandatory:
-            continue
-        if _phase_effect_pending(game, card, index, effect) and conditions_hold(game, player, zone, card, effect):
-            return True
-    return False
+    scans = game.scans
+    key = ("pending_phase_effects", player)
+    if scans is not None and key in scans:
+        return bool(scans[key])
+    pending = bool(expiring_now(game, player)) or any(
+        effect.phase is not None and effect.mandatory and _phase_effect_pending(game, card, index, effect)
+        and conditions_hold(game, player, zone, card, effect)
+        for zone, card, index, effect in effects_of(game, player))
+    if scans is not None:
+        scans[key] = pending
+    return pending
 
 
 def is_phase_choice(game: GameState, key: str) -> bool:

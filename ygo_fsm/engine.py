@@ -80,7 +80,7 @@ from .cards import Phase
 from .game import Profile
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
-from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
+from .spec import DONE_EVENT, Actor, MachineSpec, StateSpec, TransitionSpec
 from .state import Frame
 
 
@@ -95,11 +95,19 @@ class DeclaredTransition(Transition):
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
             return False
-        machine = event_data.machine
-        if self.dest is not None:  # declared transitions always have a target
-            machine.set_state(self.dest, event_data.model)
-        machine.callbacks(self.after, event_data)
+        self.take(event_data)
         return True
+
+    def take(self, event_data: EventData) -> None:
+        """Move the model to the destination and run the ``after`` callbacks, its conditions
+        already known to hold (the engine evaluated the very same guard functions just before)."""
+        frame = event_data.model
+        assert isinstance(frame, Frame)
+        assert self.dest is not None  # declared transitions always have a target
+        frame.state = self.dest  # a frame's state is its model attribute
+        for after in self.after:
+            assert callable(after)  # the declared callbacks are functions taking the event data
+            after(event_data)
 
 
 class DeclaredMachine(Machine):
@@ -117,9 +125,11 @@ class CompiledTransition:
     unless: tuple[Guard, ...]
     chooser: Chooser | None
     machine: Machine
-    transition: Transition
+    transition: DeclaredTransition
     source_state: State
     event: Event
+    unguarded: bool = False
+    """It has no guard and no ``unless``: always enabled in its source state."""
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -136,10 +146,24 @@ class CompiledTransition:
 
     def execute(self, frame: Frame) -> None:
         """Take the transition through ``transitions``: the model's state changes, then the
-        callbacks run."""
-        event_data = EventData(self.source_state, self.event, self.machine, frame, (), {})
-        if not self.transition.execute(event_data):  # guards were checked just before
-            raise AssertionError(f"transition {self.spec.id} refused after its guards held")
+        callbacks run. The caller has just found it :meth:`enabled` on this frame (nothing
+        changed since), so its conditions are not evaluated a second time."""
+        self.transition.take(EventData(self.source_state, self.event, self.machine, frame, (), {}))
+
+
+@dataclass(frozen=True)
+class StateRuntime:
+    """What the runtime needs of one declared state, looked up once per (machine, state)."""
+
+    spec: StateSpec
+    players: tuple[CompiledTransition, ...]
+    engine: tuple[CompiledTransition, ...]
+    done: tuple[CompiledTransition, ...]
+    enters: tuple[tuple[str, str], ...]
+    """The machines entering this state starts, outermost first: (machine id, initial state)."""
+    by_role: dict[Actor, tuple[CompiledTransition, ...]]
+    """The player transitions open to the turn player and to the opponent (a ``priority_holder``
+    transition is open to both), in declaration order."""
 
 
 def _as_condition(check: Guard) -> Any:
@@ -175,6 +199,15 @@ class Rulebook:
         self._players: dict[tuple[str, str], tuple[CompiledTransition, ...]] = {}
         for spec in specs.values():
             self._build(spec)
+        self.runtime: dict[str, dict[str, StateRuntime]] = {machine: {} for machine in specs}
+        """Each state's :class:`StateRuntime`, by machine id and state id."""
+        for (machine, state), state_spec in self._states.items():
+            key = (machine, state)
+            players = self._players[key]
+            by_role = {role: tuple(t for t in players if t.spec.actor in (role, Actor.priority_holder))
+                       for role in (Actor.turn_player, Actor.opponent)}
+            self.runtime[machine][state] = StateRuntime(state_spec, players, self._engine[key],
+                                                        self._done[key], self._enters(machine, state), by_role)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -204,6 +237,7 @@ class Rulebook:
                 after=[_as_callback(CALLBACKS[c]) for c in t.callbacks],
             )
             transition = machine.events[t.event].transitions[t.source][-1]
+            assert isinstance(transition, DeclaredTransition)
             compiled[t.source].append(
                 CompiledTransition(
                     spec=t,
@@ -214,6 +248,7 @@ class Rulebook:
                     transition=transition,
                     source_state=machine.get_state(t.source),
                     event=machine.events[t.event],
+                    unguarded=not t.guards and not t.unless and t.profile is None,
                 )
             )
         self.machines[spec.id] = machine
@@ -227,6 +262,15 @@ class Rulebook:
                 c for c in out if not c.spec.is_player_action and c.spec.event != DONE_EVENT
             )
             self._done[key] = tuple(c for c in out if c.spec.event == DONE_EVENT)
+
+    def _enters(self, machine: str, state: str) -> tuple[tuple[str, str], ...]:
+        out: list[tuple[str, str]] = []
+        child = self._states[(machine, state)].machine
+        while child is not None:
+            initial = self.specs[child].initial
+            out.append((child, initial))
+            child = self._states[(child, initial)].machine
+        return tuple(out)
 
     def state(self, machine: str, state: str) -> StateSpec:
         return self._states[(machine, state)]

@@ -143,13 +143,14 @@ FUZZ_CARDS: tuple[CardSpec, ...] = (
     CardSpec.model_validate({
         "id": "fuzz_banisher", "name_ja": "除外の罠", "name_zh": "除外陷阱（测试卡）", "type": "trap",
         "seeds": "004 ●伤害步骤中…反击陷阱; ●未进行伤害计算的战斗不视为『进行战斗』",
-        "effects": [{"kind": "counter_trap", "label": "选择场上1只怪兽除外", "location": "set",
-                     "target": "any_monster", "resolution": [{"op": "banish", "what": "target"}]}]}),
+        "effects": [{"kind": "counter_trap", "label": "伤害步骤中：选择场上1只怪兽除外", "location": "set",
+                     "target": "any_monster", "conditions": {"during": ["damage_step"]},
+                     "resolution": [{"op": "banish", "what": "target"}]}]}),
 )
 """Cards the fuzzer adds to the library: a trap that ends the Battle Phase (004 ●『战斗阶段结束』…),
 which no card of the seeds' examples does, so an attack can be ended by it; and a counter trap
-that banishes a monster, which the Damage Step allows, so a battler can leave the field before
-damage calculation (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+that banishes a monster during the Damage Step only, which the Damage Step allows, so a battler
+can leave the field before damage calculation (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
 
 _ATTACKERS = ("beetle_armor_knight", "sapphire_dragon", "spirit_dragon", "killer_snake", "dol_dora",
               "total_defense_shogun", "cyber_dragon", "rogue_mercenaries", "sage_chiron")

@@ -136,9 +136,11 @@ MAX_LP = 1_000_000
 MAX_CARDS = 100
 """The most cards a setup may count in one player's hand, deck or graveyard (a player owns at
 most 90: a Main Deck of 60, an Extra Deck and a Side Deck of 15 each)."""
-MAX_NAMED_CARDS = 12
-"""The most library cards a setup may place for one player: at the hand-size adjustment every
-set of named cards in hand may be an option (000 ●エンドフェイズ【３】), 2**12 at most."""
+MAX_NAMED_CARDS = 60
+"""The most library cards a setup may place for one player with ``cards`` (a Main Deck's most;
+a ``deck_list`` holds its own 40–60). The options a player is offered grow with them at most
+linearly: at the hand-size adjustment the cards to discard are chosen one at a time
+(000 ●エンドフェイズ【３】)."""
 MAX_TURN = 1000
 """The highest turn number a setup may name (starting turn, ``set_turn``, ``effects_on_turn``)."""
 MAX_STAT = 1_000_000
@@ -199,19 +201,61 @@ class CardPlacement(_Model):
     destroyed_this_turn: bool = False
 
 
+DECK_MIN, DECK_MAX = 40, 60
+"""A Main Deck holds 40 to 60 cards (Konami, Yu-Gi-Oh! TRADING CARD GAME Official Rulebook v10, "Deck")."""
+OPENING_HAND = 5
+"""Each player shuffles the deck and draws 5 cards to start the duel (Official Rulebook v10,
+"Starting the Duel")."""
+DEFAULT_UNNAMED_HAND, DEFAULT_UNNAMED_DECK = 5, 35
+"""The unnamed cards a setup that names no card in that zone gives a player."""
+
+
 class PlayerSetup(_Model):
     """One player's starting counts and cards. ``hand``, ``deck`` and ``graveyard`` count the
-    cards no action names; named cards go in ``cards``. Every count is bounded (:data:`MAX_LP`,
-    :data:`MAX_CARDS`, :data:`MAX_NAMED_CARDS`) so that no setup makes the engine loop or
-    allocate without limit."""
+    cards no action names; named cards go in ``cards``, or the whole deck in ``deck_list``.
+
+    When ``hand`` (or ``deck``) is not given, it is 5 (35) unnamed cards — unless the setup names
+    cards in that zone (in ``cards``, or a ``deck_list``), and then it is 0: named cards never
+    silently add to a default count. A count that is given always adds that many unnamed cards.
+    Every count is bounded (:data:`MAX_LP`, :data:`MAX_CARDS`, :data:`MAX_NAMED_CARDS`) so that no
+    setup makes the engine loop or allocate without limit.
+    """
 
     lp: int = Field(default=8000, ge=1, le=MAX_LP)
-    hand: int = Field(default=5, ge=0, le=MAX_CARDS)
-    deck: int = Field(default=35, ge=0, le=MAX_CARDS)
+    hand: int | None = Field(default=None, ge=0, le=MAX_CARDS)
+    deck: int | None = Field(default=None, ge=0, le=MAX_CARDS)
     graveyard: int = Field(default=0, ge=0, le=MAX_CARDS)
     monsters: list[Monster] = Field(default_factory=list, max_length=5)
     cards: list[CardPlacement] = Field(default_factory=list, max_length=MAX_NAMED_CARDS)
     hand_limit: HandLimitEffect | None = None
+    deck_list: list[str] = Field(default_factory=list)
+    """The deck as card ids of the library (40–60): shuffled by the duel's random number
+    generator at the start, the top 5 cards drawn as the opening hand."""
+
+    @field_validator("deck_list")
+    @classmethod
+    def _deck_size(cls, value: list[str]) -> list[str]:
+        if value and not DECK_MIN <= len(value) <= DECK_MAX:
+            raise ValueError(f"a deck holds {DECK_MIN} to {DECK_MAX} cards, not {len(value)} "
+                             "(Official Rulebook v10, \"Deck\")")
+        return value
+
+    def _names(self, zone: Zone) -> bool:
+        return bool(self.deck_list) or any(placement.zone is zone for placement in self.cards)
+
+    @property
+    def unnamed_hand(self) -> int:
+        """The unnamed cards in the starting hand (see the class docstring)."""
+        if self.hand is not None:
+            return self.hand
+        return 0 if self._names(Zone.hand) else DEFAULT_UNNAMED_HAND
+
+    @property
+    def unnamed_deck(self) -> int:
+        """The unnamed cards in the starting deck (see the class docstring)."""
+        if self.deck is not None:
+            return self.deck
+        return 0 if self._names(Zone.deck) else DEFAULT_UNNAMED_DECK
 
 
 class Setup(_Model):
@@ -229,6 +273,24 @@ class Setup(_Model):
         Annotated[int, Field(ge=1, le=MAX_TURN)], Annotated[list[TurnEffect], Field(max_length=MAX_TURN_EFFECTS)]
     ] = Field(default_factory=dict)
     """Turn effects applying to later turns, by turn number."""
+    seed: int | None = Field(default=None, ge=0, lt=2**64)
+    """Seeds the duel's random number generator, which shuffles the decks (``deck_list``) and
+    stays part of the game state."""
+
+    @classmethod
+    def from_decks(cls, deck_a: list[str], deck_b: list[str], *, seed: int,
+                   profile: Profile | str = Profile.modern, **fields: object) -> Setup:
+        """A duel from two decks (card ids, 40–60 each) and a seed: each deck shuffled by the
+        duel's generator, an opening hand of 5 each, 8000 LP, turn 1 at its start (``fields``
+        may set any other :class:`Setup` field, e.g. ``turn_player``).
+
+        >>> deck = ["sage_chiron"] * 40
+        >>> setup = Setup.from_decks(deck, deck, seed=1)
+        >>> setup.players["A"].unnamed_hand, setup.players["A"].unnamed_deck
+        (0, 0)
+        """
+        players = {"A": {"deck_list": list(deck_a)}, "B": {"deck_list": list(deck_b)}}
+        return cls.model_validate({"profile": profile, "seed": seed, "players": players, **fields})
 
     @field_validator("turn_player")
     @classmethod
@@ -252,6 +314,8 @@ class Setup(_Model):
             raise ValueError(f"unknown player(s) {', '.join(unknown)}; players are A and B")
         for player in PLAYERS:
             self.players.setdefault(player, PlayerSetup())
+        if self.seed is None and any(p.deck_list for p in self.players.values()):
+            raise ValueError("a deck_list is shuffled by the duel's random number generator: give a seed")
         return self
 
 

@@ -7,6 +7,8 @@ player* (whose simultaneous triggers are being put on the chain, 000 ※…发�
 
 from __future__ import annotations
 
+from typing import cast
+
 from .chain import current_tier
 from .game import other_player
 from .spec import Role
@@ -18,9 +20,9 @@ def holder(game: GameState) -> str | None:
     :meth:`GameState.forget <ygo_fsm.state.GameState.forget>`)."""
     cached = game.priority_cache
     if cached is _UNSET:
-        cached = game.priority_cache = _find(game)
-    assert cached is None or isinstance(cached, str)
-    return cached
+        found = game.priority_cache = _find(game)
+        return found
+    return cast("str | None", cached)  # only _find's results are cached
 
 
 def acting(game: GameState) -> str:
@@ -31,8 +33,9 @@ def acting(game: GameState) -> str:
 def _find(game: GameState) -> str | None:
     if game.is_over:
         return None
+    specs = game.state_specs
     for frame in reversed(game.frames):
-        role = game.state_spec(frame).priority
+        role = specs[(frame.machine, frame.state)].priority
         if role is not None:
             return role_holder(game, role)
     return None

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import combinations
 
 from . import battle, chain, durations, effects, events, operations, priority, summon
 from .cards import Cause, Duration, Event
 from .game import PROFILE_RULES, TurnEffect
-from .state import Choice, Frame
+from .state import Choice, Frame, GameState
 
 Guard = Callable[["Frame"], bool]
 Callback = Callable[["Frame"], None]
@@ -250,34 +249,58 @@ def hand_over_limit(frame: Frame) -> bool:
 
 @chooser
 def discard_choices(frame: Frame) -> list[Choice]:
-    """The turn player chooses which cards to discard down to the limit (000 ●エンドフェイズ【３】
-    选择手卡丢弃): every set of named cards that, with unnamed ones, makes the excess; ``unnamed``
-    when only unnamed cards go."""
+    """The turn player chooses the cards to discard down to the limit one at a time
+    (000 ●エンドフェイズ【３】选择手卡丢弃): any named card in hand not chosen yet, or ``unnamed``
+    (one of the cards no action names) while unchosen unnamed cards remain — one option per
+    card, so the options grow with the hand, never with its subsets."""
     game = frame.game
     player = game.players[game.turn_player]
-    limit = player.hand_size_limit
-    excess = player.hand - limit if limit is not None else 0
-    named = sorted(card.uid for card in player.hand_cards)
-    low = max(0, excess - player.unnamed_hand)
-    choices = []
-    for size in range(low, min(excess, len(named)) + 1):
-        for group in combinations(named, size):
-            choices.append(Choice("+".join(group) if group else "unnamed",
-                                  "、".join(f"「{uid}」" for uid in group) or f"{excess}张手卡"))
+    chosen = game.discard_chosen
+    choices = [Choice(card.uid, f"「{card.name}」") for card in sorted(player.hand_cards, key=lambda c: c.uid)
+               if card.uid not in chosen]
+    if player.unnamed_hand > chosen.count(UNNAMED_DISCARD):
+        choices.append(Choice(UNNAMED_DISCARD, "一张手卡"))
     return choices
+
+
+UNNAMED_DISCARD = "unnamed"
+"""The option key for discarding one of the cards no action names."""
+
+
+def _discard_excess(game: GameState) -> int:
+    player = game.players[game.turn_player]
+    limit = player.hand_size_limit
+    return player.hand - limit if limit is not None else 0
+
+
+@guard
+def discard_choice_completes(frame: Frame) -> bool:
+    """This choice is the last card needed: with it, discarding the chosen cards leaves the hand at
+    the limit (000 ●エンドフェイズ【３】…使手卡数目保持在6张)."""
+    game = frame.game
+    return len(game.discard_chosen) + 1 >= _discard_excess(game)
+
+
+@callback
+def choose_discard(frame: Frame) -> None:
+    """The turn player chooses one more card to discard; nothing is discarded yet
+    (000 ●エンドフェイズ【３】选择手卡丢弃)."""
+    game = frame.game
+    game.discard_chosen.append(game.choice or UNNAMED_DISCARD)
 
 
 @callback
 def discard_to_hand_limit(frame: Frame) -> None:
-    """Discard the chosen cards down to the hand size limit; they go to the graveyard (000 ●エンドフェイズ【３】)."""
+    """Discard the chosen cards together, down to the hand size limit; they go to the graveyard
+    (000 ●エンドフェイズ【３】)."""
     game = frame.game
     player = game.players[game.turn_player]
-    limit = player.hand_size_limit
-    if limit is not None and player.hand > limit:
-        count = player.hand - limit
-        choice = game.choice or "unnamed"
-        chosen = () if choice == "unnamed" else tuple(choice.split("+"))
-        operations.discard(game, game.turn_player, count, chosen=chosen, cause=Cause.hand_size_rule.value)
+    chosen = [*game.discard_chosen, game.choice or UNNAMED_DISCARD]
+    game.discard_chosen = []
+    count = _discard_excess(game)
+    if count > 0:
+        named = tuple(key for key in chosen if key != UNNAMED_DISCARD)
+        operations.discard(game, game.turn_player, count, chosen=named, cause=Cause.hand_size_rule.value)
         game.say(f"回合玩家{game.turn_player}丢弃{count}张手卡，手卡数目为{player.hand}张")
 
 

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .cards import CardSpec, SpecialSummonCost
 from .errors import StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, HandLimitEffect, Position, Profile, Setup, TurnEffect, Zone
+from .rng import DuelRandom
 from .spec import StateSpec
 from .state import (
     ZONE_ATTRIBUTES,
@@ -127,9 +128,11 @@ def game_document(game: GameState) -> dict[str, Any]:
         "used_once": _encode(game.used_once),
         "draw_replaced_turn": game.draw_replaced_turn,
         "expiring": _encode(game.expiring),
+        "discard_chosen": list(game.discard_chosen),
         "frames": [{"machine": f.machine, "state": f.state, "invoked_as": f.invoked_as, "parent": f.parent}
                    for f in game.frames],
         "outcome": {"is_over": game.is_over, "winner": game.winner, "end_reason": game.end_reason},
+        "rng": {"state": game.rng.text} if game.rng is not None else None,
     }
 
 
@@ -214,6 +217,12 @@ class OutcomeDocument(_Strict):
     end_reason: str
 
 
+class RngDocument(_Strict):
+    """The duel's random number generator (:class:`~ygo_fsm.rng.DuelRandom`): its 64-bit state."""
+
+    state: str = Field(pattern=r"^[0-9a-f]{16}$")
+
+
 class GameDocument(_Strict):
     """The game state of a duel (``Duel.to_json()["game"]``)."""
 
@@ -236,8 +245,12 @@ class GameDocument(_Strict):
     used_once: list[tuple[str, int, int]]
     draw_replaced_turn: int = Field(ge=0)
     expiring: list[Expiry]
+    discard_chosen: list[str] = Field(default_factory=list)
+    """The cards chosen so far at the hand size adjustment (uids, ``unnamed``)."""
     frames: list[FrameDocument] = Field(min_length=1)
     outcome: OutcomeDocument
+    rng: RngDocument | None = None
+    """``None`` (or absent) when the duel has no seed."""
 
 
 def _location(error: Any) -> str:
@@ -343,9 +356,11 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
     game.used_once = set(document.used_once)
     game.draw_replaced_turn = document.draw_replaced_turn
     game.expiring = list(document.expiring)
+    game.discard_chosen = list(document.discard_chosen)
     game.frames = [Frame(game, f.machine, f.state, f.invoked_as, f.parent) for f in document.frames]
     game.is_over, game.winner = document.outcome.is_over, document.outcome.winner
     game.end_reason = document.outcome.end_reason
+    game.rng = DuelRandom.from_text(document.rng.state) if document.rng is not None else None
     return game
 
 

@@ -35,6 +35,7 @@ from .game import (
     monster_uid,
     other_player,
 )
+from .rng import DuelRandom
 from .spec import StateSpec
 
 # --- cards and players ----------------------------------------------------------------
@@ -147,8 +148,8 @@ class PlayerState:
 
     def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
         self.lp = setup.lp
-        self._hand = setup.hand
-        self._deck = setup.deck
+        self._hand = setup.unnamed_hand
+        self._deck = setup.unnamed_deck
         self._graveyard = setup.graveyard
         self.hand_limit = setup.hand_limit
         self.hand_cards: list[CardInstance] = []
@@ -446,10 +447,10 @@ class GameState:
     __slots__ = (
         "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
-        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
-        "winner", "is_over", "end_reason",
+        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen", "frames",
+        "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
-        "choice", "actor", "narration", "resolved_now", "priority_cache",
+        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans",
     )
 
     def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
@@ -480,10 +481,16 @@ class GameState:
         self.draw_replaced_turn = 0
         self.expiring: list[Expiry] = []
         """Effects lasting until a phase (『…为止』), ended there without a chain link."""
+        self.discard_chosen: list[str] = []
+        """The cards chosen so far at the hand size adjustment, one at a time (uids, ``unnamed`` for
+        a card no action names); discarded together with the last one (000 ●エンドフェイズ【３】)."""
         self.frames: list[Frame] = []
         self.winner: str | None = None
         self.is_over = False
         self.end_reason = ""
+        self.rng: DuelRandom | None = None
+        """The duel's random number generator (seeded by ``Setup.seed``); ``None`` when the setup
+        gives no seed."""
         self.library = library
         self.state_specs = state_specs
         self.choice: str | None = None
@@ -491,6 +498,15 @@ class GameState:
         self.narration: list[str] = []
         self.resolved_now: list[tuple[int, str, bool]] = []
         self.priority_cache: object = _UNSET
+        self.scans: dict[object, object] | None = None
+        """What the rules computed about this very state (a player's effects, pending phase
+        effects), kept while the state does not change: the runtime turns it on (``{}``) between
+        transitions, where option enumeration asks the same questions many times, and off
+        (``None``) while a transition changes the game. Not game data."""
+        self.card_scans: dict[str, object] | None = None
+        """Like ``scans``, for what depends only on which cards are in which zones (each player's
+        effects): kept across transitions that run no callback (they move no card), dropped by
+        one that does and by :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""
@@ -512,13 +528,16 @@ class GameState:
         clone.used_once = set(self.used_once)
         clone.draw_replaced_turn = self.draw_replaced_turn
         clone.expiring = list(self.expiring)
+        clone.discard_chosen = list(self.discard_chosen)
         clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
         clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
+        clone.rng = self.rng.copy() if self.rng is not None else None
         clone.library, clone.state_specs = self.library, self.state_specs
         clone.choice = clone.actor = None
         clone.narration = []
         clone.resolved_now = []
         clone.priority_cache = _UNSET
+        clone.scans = clone.card_scans = None
         return clone
 
     # --- reading ----------------------------------------------------------------------
@@ -531,7 +550,7 @@ class GameState:
     @property
     def path(self) -> str:
         """The full state path, e.g. ``main_phase_1.open.turn_player``."""
-        return ".".join(frame.state for frame in self.frames)
+        return ".".join([frame.state for frame in self.frames])
 
     def state_spec(self, frame: Frame) -> StateSpec:
         """The declared state a frame is in."""
@@ -540,9 +559,10 @@ class GameState:
     def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
         """The player, zone and instance of the named card ``uid``."""
         for player, state in self.players.items():
-            for zone, card in state.all_cards():
-                if card.uid == uid:
-                    return player, zone, card
+            for zone, attribute in ZONE_ATTRIBUTES.items():
+                for card in getattr(state, attribute):
+                    if card.uid == uid:
+                        return player, zone, card
         return None
 
     def normal_draw_due(self) -> bool:
@@ -557,8 +577,9 @@ class GameState:
     # --- changing ---------------------------------------------------------------------
 
     def forget(self) -> None:
-        """Drop the cached priority holder (the frames, the chain or a window changed)."""
+        """Drop the cached priority holder and scans (the frames, the chain or a window changed)."""
         self.priority_cache = _UNSET
+        self.scans = None
 
     def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
         """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""

@@ -63,6 +63,8 @@ class TraceRecord(BaseModel):
     """The option the player chose (which effect, which target), for actions with choices."""
     detail: tuple[str, ...] = ()
     """What happened in game terms, in the seeds' words (``CHAIN1 …``, ``逆算``, ``… 效果处理``)."""
+    auto_pass: bool = False
+    """The duel passed for ``actor``, whose only legal action was ``pass`` (``Duel(auto_pass=…)``)."""
 
 
 def dumps(records: Iterable[TraceRecord]) -> str:
@@ -104,6 +106,10 @@ _ACTOR = {
 }
 
 
+_AUTO_PASS = {Lang.zh: "（自动）", Lang.en: " (auto)"}
+"""How :func:`narrate` flags a pass the duel took for the player (auto-pass)."""
+
+
 def narrate(
     records: Sequence[TraceRecord],
     specs: dict[str, MachineSpec],
@@ -142,6 +148,8 @@ def narrate(
             role = "turn_player" if record.actor == record.turn_player else "opponent"
             who = f"{_ACTOR[lang][role]} {record.actor}: "
         choice = f" ‹{record.choice}›" if record.choice else ""
+        if record.auto_pass:
+            choice += _AUTO_PASS[lang]
         line = f"{record.seq:>4}  [{where}] {who}{label}{choice}"
         if rules:
             line += f"  〔{record.rule}〕" if lang is Lang.zh else f"  [{record.rule}]"

@@ -1,0 +1,98 @@
+"""The integer action space (ygo_fsm.actions): a bijection on the legal actions of every state,
+the mask, apply_index, and the hand size adjustment's one-card-at-a-time discard
+(000 ●エンドフェイズ【３】选择手卡丢弃)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ygo_fsm import Duel, IllegalActionError
+from ygo_fsm.actions import KIND_BASE, NUM_DISTINCT_ACTIONS, decode
+from ygo_fsm.bench import MIXED_DECK
+from ygo_fsm.engine import default_rulebook
+from ygo_fsm.game import Setup
+
+
+def test_every_declared_player_action_has_indices() -> None:
+    events = {t.event for spec in default_rulebook().specs.values() for t in spec.transitions if t.is_player_action}
+    assert events <= set(KIND_BASE), sorted(events - set(KIND_BASE))
+
+
+def _random_states(seed: int, steps: int) -> list[Duel]:
+    duel = Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=seed)
+    choose = random.Random(seed).choice
+    states = []
+    for _ in range(steps):
+        if duel.is_over:
+            break
+        states.append(duel.copy())
+        duel.apply(choose(duel.legal_actions()))
+    return states
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_encoding_is_a_bijection_on_legal_actions_and_the_mask_matches(seed: int) -> None:
+    kinds_seen: set[str] = set()
+    for duel in _random_states(seed, 600):
+        legal = duel.legal_actions()
+        indices = duel.legal_action_indices()
+        assert len(set(indices)) == len(legal)  # no two legal actions share an index
+        mask = duel.legal_action_mask()
+        assert len(mask) == NUM_DISTINCT_ACTIONS == Duel.num_distinct_actions
+        assert {i for i, flag in enumerate(mask) if flag} == set(indices)
+        for action, index in zip(legal, indices, strict=True):
+            assert decode(duel.game, action.player, index) == (action.name, action.choice)
+            assert duel.action_to_string(index) == str(action)
+            assert duel.string_to_action(str(action)) == index
+            kinds_seen.add(action.name)
+    assert {"pass", "activate", "normal_summon", "declare_attack"} <= kinds_seen
+
+
+def test_apply_index_equals_apply() -> None:
+    for duel in _random_states(5, 300)[::7]:
+        by_index, by_action = duel.copy(), duel.copy()
+        index = random.Random(len(duel.history)).choice(duel.legal_action_indices())
+        action = duel.legal_actions()[duel.legal_action_indices().index(index)]
+        by_index.apply_index(index)
+        by_action.apply(action)
+        assert by_index == by_action and by_index.history == by_action.history
+
+
+def test_an_index_naming_no_legal_action_changes_nothing() -> None:
+    duel = _random_states(6, 40)[-1]
+    before = duel.to_json()
+    illegal = next(i for i, flag in enumerate(duel.legal_action_mask()) if not flag)
+    with pytest.raises(IllegalActionError):
+        duel.apply_index(illegal)
+    with pytest.raises(IllegalActionError):
+        duel.apply_index(NUM_DISTINCT_ACTIONS)
+    assert duel.to_json() == before
+
+
+def test_an_index_names_a_position_not_a_card() -> None:
+    """The same action in the same position has the same index: summoning the third card in hand."""
+    for first in ("sage_chiron", "reflect_bounder"):
+        setup = Setup.model_validate({"phase": "main_phase_1", "turn": 2, "players": {"A": {"cards": [
+            {"card": first, "zone": "hand"}, {"card": "cyclone", "zone": "hand"},
+            {"card": "beetle_armor_knight", "zone": "hand"}]}}})
+        duel = Duel(setup)
+        assert duel.string_to_action("normal_summon beetle_armor_knight") == KIND_BASE["normal_summon"] + 2
+
+
+@pytest.mark.parametrize("named", [10, 20, 30])
+def test_discard_choices_are_linear_in_the_hand_size(named: int) -> None:
+    """000 ●エンドフェイズ【３】: the turn player discards until the hand is at the limit (6),
+    choosing one card at a time — n cards in hand give n options, never one per subset."""
+    cards = [{"card": "sage_chiron", "zone": "hand"} for _ in range(named)]
+    duel = Duel(Setup.model_validate({"phase": "end_phase", "turn": 2, "players": {"A": {"cards": cards}}}))
+    duel.apply("pass")
+    duel.apply("pass")
+    for chosen in range(named - 6):
+        assert duel.state == "end_phase.hand_size_adjustment"
+        options = duel.legal_actions()
+        assert len(options) == named - chosen and {a.name for a in options} == {"discard"}
+        duel.apply(options[0])
+    assert duel.players["A"].hand == 6 and duel.players["A"].graveyard == named - 6
+    assert duel.state == "end_phase.discard_window.turn_player"

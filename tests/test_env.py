@@ -1,0 +1,82 @@
+"""The PettingZoo environment (the ``env`` extra): PettingZoo's own API test, rewards at the end,
+seeded resets, and observations that hide what the observing player may not know."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+from ygo_fsm.env import OBSERVATION_SIZE, env, observation_vector, raw_env  # noqa: E402
+
+
+def test_pettingzoo_api_test() -> None:
+    pettingzoo_test.api_test(env(), num_cycles=400, verbose_progress=False)
+
+
+def _play_out(environment: raw_env, seed: int) -> dict[str, float]:
+    environment.reset(seed=seed)
+    choose = random.Random(seed)
+    totals = {agent: 0.0 for agent in environment.possible_agents}
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, _ = environment.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(choose.choice(legal)))
+    return totals
+
+
+def test_rewards_are_plus_one_and_minus_one_at_the_end() -> None:
+    environment = raw_env()
+    totals = _play_out(environment, 2)
+    duel = environment.duel
+    assert duel is not None and duel.is_over
+    if duel.winner is None:
+        assert totals == {"A": 0.0, "B": 0.0}
+    else:
+        assert totals[duel.winner] == 1.0 and totals[("B" if duel.winner == "A" else "A")] == -1.0
+
+
+def test_reset_with_a_seed_is_reproducible() -> None:
+    first, second = raw_env(), raw_env()
+    first.reset(seed=9)
+    second.reset(seed=9)
+    assert first.duel is not None and first.duel == second.duel
+    third = raw_env()
+    third.reset(seed=10)
+    assert third.duel != first.duel
+
+
+def test_the_observation_hides_the_opponents_hand_and_set_cards_and_the_deck_order() -> None:
+    environment = raw_env()
+    environment.reset(seed=4)
+    duel = environment.duel
+    assert duel is not None
+    seen = observation_vector(duel, "A")
+    assert seen.shape == (OBSERVATION_SIZE,) and seen.dtype == np.float32
+    changed = duel.copy()
+    hand = changed.players["B"].hand_cards
+    deck = changed.players["A"].deck_cards
+    hand[0], hand[1] = hand[1], hand[0]
+    deck.reverse()
+    hand[2].card = changed.library["dark_hole"]  # B's hand holds other cards: A cannot tell
+    assert np.array_equal(observation_vector(changed, "A"), seen)
+    assert not np.array_equal(observation_vector(changed, "B"), observation_vector(duel, "B"))
+
+
+def test_the_mask_is_the_acting_agents_legal_actions() -> None:
+    environment = raw_env()
+    environment.reset(seed=5)
+    duel = environment.duel
+    assert duel is not None
+    acting = environment.agent_selection
+    assert acting == duel.priority
+    assert set(np.flatnonzero(environment.observe(acting)["action_mask"])) == set(duel.legal_action_indices())
+    other = "B" if acting == "A" else "A"
+    assert not environment.observe(other)["action_mask"].any()

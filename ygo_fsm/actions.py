@@ -1,0 +1,242 @@
+"""The integer action space: every player action as one integer, from the acting player's side.
+
+An action is an event (``pass``, ``activate`` …) and, for events with choices, an option key
+naming cards by uid (``activate cyclone>apophis_avatar``). The integer names the same action
+by *where* its cards are, seen from the player who must act — so the same legal action in the
+same position always gets the same index, whoever the card is:
+
+``kind``
+    The event. The kinds and their order are fixed (:data:`SIMPLE_KINDS`, :data:`CARD_KINDS`,
+    :data:`TARGET_KINDS`, :data:`EFFECT_KINDS`); every player event the machines declare has one
+    (a test checks it), and :data:`KIND_BASE` gives each kind's first index.
+source slot
+    One of the acting player's own card slots (:data:`OWN_ZONES`, in this order): hand 0–59,
+    monster zones 0–4, spell/trap zones 0–4, graveyard 0–59, lingering 0–4 — 135 slots, plus
+    slot 135 for ``unnamed`` (a card no action names, at the hand size adjustment).
+effect
+    The card's effect number, 0–2 (``uid#2`` is effect 1).
+target slot
+    A card on the field, both sides (:data:`FIELD_ZONES`): own monster zones 0–4, own spell/trap
+    zones 5–9, the opponent's monster zones 10–14 and spell/trap zones 15–19; 20 is no target
+    (or, for ``choose_target``, a direct attack).
+
+Simple kinds take one index; card kinds ``136`` (source slot); ``choose_target`` 21 (target
+slot); effect kinds ``135 × 3 × 21`` (``(slot × 3 + effect) × 21 + target``), and ``process``
+16 more for the 『…为止』 effects ending now (``until_…``, by their place in the duel's list of
+such effects). :data:`NUM_DISTINCT_ACTIONS` counts them all.
+
+>>> from ygo_fsm import Duel
+>>> duel = Duel()
+>>> duel.legal_action_indices(), duel.action_to_string(0)
+([0], 'pass')
+>>> duel.apply_index(0)
+>>> duel.priority
+'B'
+"""
+
+from __future__ import annotations
+
+from .effects import choice_key, expiring_now, parse_key
+from .game import PLAYERS, Zone, other_player
+from .state import CardInstance, GameState
+
+__all__ = [
+    "CARD_KINDS",
+    "EFFECT_KINDS",
+    "FIELD_ZONES",
+    "KIND_BASE",
+    "NUM_DISTINCT_ACTIONS",
+    "OWN_ZONES",
+    "SIMPLE_KINDS",
+    "TARGET_KINDS",
+    "ActionEncodingError",
+    "decode",
+    "encode",
+]
+
+SIMPLE_KINDS: tuple[str, ...] = ("pass", "decline", "stop_attack", "enter_battle_phase", "enter_end_phase")
+"""Events without options: one index each."""
+CARD_KINDS: tuple[str, ...] = ("discard", "normal_summon", "set_monster", "flip_summon", "special_summon",
+                               "change_position", "set_spell_trap", "tribute", "declare_attack")
+"""Events whose option is one of the acting player's cards (a source slot)."""
+TARGET_KINDS: tuple[str, ...] = ("choose_target",)
+"""Events whose option is a monster on the field or a direct attack (a target slot)."""
+EFFECT_KINDS: tuple[str, ...] = ("activate", "respond", "process")
+"""Events whose option is an effect of one of the acting player's cards, with its target."""
+
+OWN_ZONES: tuple[tuple[Zone, int], ...] = (
+    (Zone.hand, 60), (Zone.monster, 5), (Zone.spell_trap, 5), (Zone.graveyard, 60), (Zone.lingering, 5))
+"""The acting player's card slots, zone by zone, with how many each has (a deck holds at most 60)."""
+FIELD_ZONES: tuple[tuple[bool, Zone, int], ...] = (
+    (True, Zone.monster, 5), (True, Zone.spell_trap, 5), (False, Zone.monster, 5), (False, Zone.spell_trap, 5))
+"""The target slots: (the acting player's side?, zone, slots)."""
+
+OWN_SLOTS = sum(size for _, size in OWN_ZONES)
+UNNAMED_SLOT = OWN_SLOTS
+CARD_SLOTS = OWN_SLOTS + 1
+NO_TARGET = sum(size for _, _, size in FIELD_ZONES)
+TARGET_SLOTS = NO_TARGET + 1
+MAX_EFFECTS = 3
+MAX_ENDING = 16
+"""『…为止』 effects ending at once that ``process`` can name."""
+EFFECT_BLOCK = OWN_SLOTS * MAX_EFFECTS * TARGET_SLOTS
+
+_SIZES: dict[str, int] = {
+    **{kind: 1 for kind in SIMPLE_KINDS},
+    **{kind: CARD_SLOTS for kind in CARD_KINDS},
+    **{kind: TARGET_SLOTS for kind in TARGET_KINDS},
+    **{kind: EFFECT_BLOCK + (MAX_ENDING if kind == "process" else 0) for kind in EFFECT_KINDS},
+}
+KIND_BASE: dict[str, int] = {}
+"""Each kind's first index, in the fixed order of the kinds."""
+_next = 0
+for _kind, _size in _SIZES.items():
+    KIND_BASE[_kind] = _next
+    _next += _size
+NUM_DISTINCT_ACTIONS: int = _next
+"""How many indices the action space has."""
+_KINDS_BY_BASE = sorted(KIND_BASE.items(), key=lambda item: item[1])
+
+_UNNAMED = "unnamed"
+_DIRECT = "direct"
+_UNTIL = "until_"
+
+
+class ActionEncodingError(ValueError):
+    """An action or index the encoding cannot express, or names no card where it says."""
+
+
+# --- slots ---------------------------------------------------------------------------------
+
+
+def _own_slot(game: GameState, player: str, uid: str) -> int:
+    found = game.find(uid)
+    if found is None or found[0] != player:
+        raise ActionEncodingError(f"card {uid!r} is not in {player}'s zones")
+    _, zone, card = found
+    base = 0
+    for own_zone, size in OWN_ZONES:
+        if own_zone is zone:
+            index = game.players[player].zone_list(zone).index(card)
+            if index >= size:
+                raise ActionEncodingError(f"card {uid!r} is at {zone.value} {index}, beyond the {size} slots")
+            return base + index
+        base += size
+    raise ActionEncodingError(f"card {uid!r} is in the {zone.value}, where no action names a card")
+
+
+def _own_card(game: GameState, player: str, slot: int) -> CardInstance:
+    base = 0
+    for zone, size in OWN_ZONES:
+        if slot < base + size:
+            cards = game.players[player].zone_list(zone)
+            if slot - base >= len(cards):
+                raise ActionEncodingError(f"{player}'s {zone.value} has no card {slot - base}")
+            return cards[slot - base]
+        base += size
+    raise ActionEncodingError(f"no card slot {slot}")
+
+
+def _target_slot(game: GameState, player: str, uid: str | None) -> int:
+    if uid is None or uid == _DIRECT:
+        return NO_TARGET
+    found = game.find(uid)
+    if found is not None:
+        owner, zone, card = found
+        base = 0
+        for mine, field_zone, size in FIELD_ZONES:
+            if field_zone is zone and (owner == player) == mine:
+                index = game.players[owner].zone_list(zone).index(card)
+                if index < size:
+                    return base + index
+            base += size
+    raise ActionEncodingError(f"card {uid!r} is not on the field")
+
+
+def _target_uid(game: GameState, player: str, slot: int) -> str | None:
+    if slot == NO_TARGET:
+        return None
+    base = 0
+    for mine, zone, size in FIELD_ZONES:
+        if slot < base + size:
+            cards = game.players[player if mine else other_player(player)].zone_list(zone)
+            if slot - base >= len(cards):
+                raise ActionEncodingError(f"no card in target slot {slot}")
+            return cards[slot - base].uid
+        base += size
+    raise ActionEncodingError(f"no target slot {slot}")
+
+
+# --- encode / decode ----------------------------------------------------------------------------
+
+
+def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
+    """The index of ``player``'s action ``name`` with option ``choice`` in ``game``."""
+    if player not in PLAYERS:
+        raise ActionEncodingError(f"unknown player {player!r}")
+    base = KIND_BASE.get(name)
+    if base is None:
+        raise ActionEncodingError(f"no index for action {name!r}")
+    if name in SIMPLE_KINDS:
+        if choice is not None:
+            raise ActionEncodingError(f"{name} takes no option")
+        return base
+    if choice is None:
+        raise ActionEncodingError(f"{name} needs an option")
+    if name in CARD_KINDS:
+        return base + (UNNAMED_SLOT if choice == _UNNAMED else _own_slot(game, player, choice))
+    if name in TARGET_KINDS:
+        return base + _target_slot(game, player, choice)
+    if choice.startswith(_UNTIL):
+        if name != "process":
+            raise ActionEncodingError(f"{name} cannot end an effect")
+        return base + EFFECT_BLOCK + _ending_number(game, player, choice)
+    uid, effect, target = parse_key(choice)
+    if effect >= MAX_EFFECTS:
+        raise ActionEncodingError(f"effect {effect + 1} is beyond the {MAX_EFFECTS} an index names")
+    slot = _own_slot(game, player, uid)
+    return base + (slot * MAX_EFFECTS + effect) * TARGET_SLOTS + _target_slot(game, player, target)
+
+
+def decode(game: GameState, player: str, index: int) -> tuple[str, str | None]:
+    """The action (event, option key) that ``index`` names for ``player`` in ``game``."""
+    if not 0 <= index < NUM_DISTINCT_ACTIONS:
+        raise ActionEncodingError(f"index {index} is outside 0–{NUM_DISTINCT_ACTIONS - 1}")
+    name, base = next((kind, start) for kind, start in reversed(_KINDS_BY_BASE) if start <= index)
+    offset = index - base
+    if name in SIMPLE_KINDS:
+        return name, None
+    if name in CARD_KINDS:
+        return name, (_UNNAMED if offset == UNNAMED_SLOT else _own_card(game, player, offset).uid)
+    if name in TARGET_KINDS:
+        return name, (_target_uid(game, player, offset) or _DIRECT)
+    if offset >= EFFECT_BLOCK:
+        return name, _ending_key(game, player, offset - EFFECT_BLOCK)
+    slot_effect, target = divmod(offset, TARGET_SLOTS)
+    slot, effect = divmod(slot_effect, MAX_EFFECTS)
+    return name, choice_key(_own_card(game, player, slot), effect, _target_uid(game, player, target))
+
+
+def _ending_number(game: GameState, player: str, key: str) -> int:
+    """``until_<uid>[#n]`` → the place of that effect in the duel's list of lasting effects."""
+    head, _, count = key[len(_UNTIL):].partition("#")
+    wanted = int(count) if count else 1
+    seen = 0
+    for number, expiry in expiring_now(game, player):
+        if expiry.uid == head:
+            seen += 1
+            if seen == wanted:
+                if number >= MAX_ENDING:
+                    raise ActionEncodingError(f"ending effect {number} is beyond the {MAX_ENDING} an index names")
+                return number
+    raise ActionEncodingError(f"no effect of {head!r} ends now")
+
+
+def _ending_key(game: GameState, player: str, number: int) -> str:
+    seen: dict[str, int] = {}
+    for place, expiry in expiring_now(game, player):
+        seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
+        if place == number:
+            suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
+            return f"{_UNTIL}{expiry.uid}{suffix}"
+    raise ActionEncodingError(f"no lasting effect {number} ends now")

@@ -1,0 +1,274 @@
+"""A PettingZoo AEC environment over the integer action space (the ``env`` extra:
+``pip install 'ygo-fsm[env]'``).
+
+Two agents, ``"A"`` and ``"B"``; the agent to act is the player who must act in the duel
+(who holds priority or must choose), so turns do not simply alternate. Each ``reset(seed=…)``
+starts a duel from two decks (:meth:`Setup.from_decks <ygo_fsm.game.Setup.from_decks>`, modern
+rules by default) with auto-pass on: an agent is asked only when it has something other than
+``pass`` to do. An action is an index of :mod:`ygo_fsm.actions` (``Discrete(num_distinct_actions)``);
+the reward is +1 to the winner and −1 to the loser when the duel ends, 0 otherwise (and for a
+draw). A duel longer than ``max_decisions`` is truncated.
+
+An observation is ``{"observation": vector, "action_mask": mask}``: ``mask`` (int8, one flag per
+index) is the acting agent's legal actions (all zero for the other agent); ``vector``
+(float32, :data:`OBSERVATION_SIZE` values, :func:`observation_vector`) holds only what that
+player may know. :func:`information_state_string` gives the same as text, for debugging.
+
+>>> environment = env()
+>>> environment.reset(seed=3)
+>>> observation, reward, terminated, truncated, info = environment.last()
+>>> observation["observation"].shape == (OBSERVATION_SIZE,), int(observation["action_mask"].sum()) > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .actions import NUM_DISTINCT_ACTIONS
+from .duel import Duel
+from .engine import default_rulebook
+from .game import PLAYERS, Position, Profile, other_player
+from .state import CardInstance, GameState
+
+__all__ = ["DEFAULT_DECK", "OBSERVATION_SIZE", "env", "information_state_string", "observation_vector", "raw_env"]
+
+DEFAULT_DECK: tuple[str, ...] = (
+    ("sage_chiron",) * 4 + ("reflect_bounder",) * 4 + ("beetle_armor_knight",) * 4 + ("sapphire_dragon",) * 4
+    + ("spirit_dragon",) * 2 + ("sacred_phoenix_of_nephthys",) * 2 + ("cyber_dragon",) * 2
+    + ("killer_snake",) * 2 + ("rogue_mercenaries",) * 2 + ("cyclone",) * 3 + ("dark_hole",) * 1
+    + ("my_body_as_a_shield",) * 2 + ("sakuretsu_armor",) * 3 + ("mirror_force",) * 2 + ("soul_rope",) * 3
+)
+"""Both players' deck unless ``reset(options={"decks": (deck_a, deck_b)})`` gives others."""
+
+# --- the observation vector --------------------------------------------------------------
+
+HAND_SLOTS = 60
+GRAVEYARD_SLOTS = 60
+FIELD_SLOTS = 5
+CHAIN_SLOTS = 8
+_HEADER = 12
+_TURN_STATES: tuple[str, ...] = tuple(default_rulebook().specs["turn"].state_ids())
+_MACHINES: tuple[str, ...] = tuple(default_rulebook().specs)
+_MONSTER = 6
+_SPELL_TRAP = 3
+_LINK = 4
+
+OBSERVATION_SIZE = (_HEADER + len(_TURN_STATES) + len(_MACHINES) + HAND_SLOTS
+                    + 2 * FIELD_SLOTS * (_MONSTER + _SPELL_TRAP) + 2 * GRAVEYARD_SLOTS + CHAIN_SLOTS * _LINK)
+"""The vector's length. Its parts, in order (``me`` is the observing player):
+
+- header (12): my LP / 1000, the opponent's LP / 1000, the turn number, I am the turn player,
+  I must act, then the card counts: my hand, the opponent's hand, my deck, the opponent's deck,
+  my graveyard, the opponent's graveyard, and the chain's length;
+- the ``turn`` machine's state, one-hot (the phase); each machine, 1 while it runs;
+- my hand: one card code per slot (60; 0 for an empty slot or a card no action names);
+- my monster zones, then the opponent's (5 each): present, card code, ATK / 1000, DEF / 1000,
+  Attack Position, face-up — a face-down monster of the opponent shows only present and its
+  position;
+- my spell/trap zones, then the opponent's (5 each): present, card code, face-up — the
+  opponent's Set cards show only present;
+- my graveyard, then the opponent's (60 each): card codes (graveyards are public);
+- the chain, CHAIN1 first (8 links): present, card code, the link is mine, spell speed.
+
+A card code is the card's place in the sorted ids of the duel's library, from 1. The opponent's
+hand and both decks appear only as counts: their cards and the deck order are never shown."""
+
+
+_CODES: dict[int, tuple[object, dict[str, int]]] = {}
+
+
+def _codes(game: GameState) -> dict[str, int]:
+    """Card codes of the duel's library (worked out once per library)."""
+    library = game.library
+    entry = _CODES.get(id(library))
+    if entry is None or entry[0] is not library or len(entry[1]) != len(library):
+        entry = _CODES[id(library)] = (library, {card_id: n for n, card_id in enumerate(sorted(library), start=1)})
+    return entry[1]
+
+
+def _code(card: CardInstance, codes: dict[str, int]) -> float:
+    return float(codes.get(card.card.id, 0)) if card.card is not None else 0.0
+
+
+def observation_vector(duel: Duel, player: str) -> np.ndarray:
+    """What ``player`` may know of the duel, as :data:`OBSERVATION_SIZE` float32 values (see there)."""
+    game = duel.game
+    codes = _codes(game)
+    me, them = game.players[player], game.players[other_player(player)]
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out[:_HEADER] = (me.lp / 1000, them.lp / 1000, game.turn, game.turn_player == player, duel.priority == player,
+                     me.hand, them.hand, me.deck, them.deck, me.graveyard, them.graveyard, len(game.chain))
+    at = _HEADER
+    phase = game.frames[0].state if game.frames else ""
+    if phase in _TURN_STATES:
+        out[at + _TURN_STATES.index(phase)] = 1
+    at += len(_TURN_STATES)
+    for frame in game.frames:
+        out[at + _MACHINES.index(frame.machine)] = 1
+    at += len(_MACHINES)
+    for slot, card in enumerate(me.hand_cards[:HAND_SLOTS]):
+        out[at + slot] = _code(card, codes)
+    at += HAND_SLOTS
+    for owner in (me, them):
+        for slot, card in enumerate(owner.monsters[:FIELD_SLOTS]):
+            shown = card.face_up or owner is me
+            base = at + slot * _MONSTER
+            out[base:base + _MONSTER] = (
+                1, _code(card, codes) if shown else 0, card.atk / 1000 if shown else 0,
+                card.defence / 1000 if shown else 0, card.position is Position.attack, card.face_up)
+        at += FIELD_SLOTS * _MONSTER
+    for owner in (me, them):
+        for slot, card in enumerate(owner.spell_traps[:FIELD_SLOTS]):
+            shown = card.face_up or owner is me
+            base = at + slot * _SPELL_TRAP
+            out[base:base + _SPELL_TRAP] = (1, _code(card, codes) if shown else 0, card.face_up)
+        at += FIELD_SLOTS * _SPELL_TRAP
+    for owner in (me, them):
+        for slot, card in enumerate(owner.graveyard_cards[:GRAVEYARD_SLOTS]):
+            out[at + slot] = _code(card, codes)
+        at += GRAVEYARD_SLOTS
+    for slot, link in enumerate(game.chain[:CHAIN_SLOTS]):
+        found = game.find(link.uid)
+        code = _code(found[2], codes) if found is not None else 0
+        base = at + slot * _LINK
+        out[base:base + _LINK] = (1, code, link.controller == player, link.spell_speed)
+    return out
+
+
+def information_state_string(duel: Duel, player: str) -> str:
+    """What ``player`` may know, as text (for debugging; the same facts as the vector)."""
+    game = duel.game
+    me, them = game.players[player], game.players[other_player(player)]
+
+    def name(card: CardInstance, shown: bool) -> str:
+        if not shown:
+            return "(Set)"
+        text = card.card.id if card.card is not None else card.name
+        return f"{text} {card.atk}/{card.defence}" if card in me.monsters or card in them.monsters else text
+
+    lines = [f"player {player}; turn {game.turn} (turn player {game.turn_player}); state {duel.state}; "
+             f"to act: {duel.priority}",
+             f"LP me {me.lp} opponent {them.lp}; hand me {me.hand} opponent {them.hand}; "
+             f"deck me {me.deck} opponent {them.deck}",
+             "my hand: " + ", ".join(name(c, True) for c in me.hand_cards)]
+    for label, owner in (("my", me), ("opponent's", them)):
+        own = owner is me
+        lines.append(f"{label} monsters: " + ", ".join(
+            name(c, c.face_up or own) + ("" if c.position is Position.attack else " (def)") for c in owner.monsters))
+        lines.append(f"{label} spells/traps: " + ", ".join(name(c, c.face_up or own) for c in owner.spell_traps))
+        lines.append(f"{label} graveyard: " + ", ".join(name(c, True) for c in owner.graveyard_cards))
+    lines.append("chain: " + ", ".join(f"CHAIN{link.number} {link.controller} {link.name}" for link in game.chain))
+    return "\n".join(lines)
+
+
+# --- the environment ------------------------------------------------------------------------
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
+    """The AEC environment (see the module docstring); :func:`env` wraps it in PettingZoo's checks."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "ygo_fsm_v0", "is_parallelizable": False}
+
+    def __init__(self, decks: tuple[Sequence[str], Sequence[str]] | None = None, *,
+                 profile: Profile | str = Profile.modern, auto_pass: bool = True, max_decisions: int = 10_000,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.decks = decks or (DEFAULT_DECK, DEFAULT_DECK)
+        self.profile = Profile(profile)
+        self.auto_pass = auto_pass
+        self.max_decisions = max_decisions
+        self.render_mode = render_mode
+        self.possible_agents = list(PLAYERS)
+        self._observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(low=0.0, high=np.inf, shape=(OBSERVATION_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_DISTINCT_ACTIONS,), dtype=np.int8),
+        }) for agent in self.possible_agents}
+        self._action_spaces = {agent: spaces.Discrete(NUM_DISTINCT_ACTIONS) for agent in self.possible_agents}
+        self._seeds = random.Random()
+        self.duel: Duel | None = None
+        self.decisions = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new duel: decks from ``options["decks"]`` (else the environment's), shuffled with ``seed``."""
+        if seed is not None:
+            self._seeds.seed(seed)
+        decks = (options or {}).get("decks", self.decks)
+        self.duel = Duel.new_game(list(decks[0]), list(decks[1]), seed=self._seeds.randrange(2**63),
+                                  profile=self.profile, auto_pass=self.auto_pass)
+        self.decisions = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.duel is not None
+        self.agent_selection = self.duel.priority or self.duel.turn_player
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        duel = self._duel()
+        mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
+        if duel.priority == agent and not duel.is_over:
+            mask[duel.legal_action_indices()] = 1
+        return {"observation": observation_vector(duel, agent), "action_mask": mask}
+
+    def information_state_string(self, agent: str) -> str:
+        return information_state_string(self._duel(), agent)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        duel = self._duel()
+        if action is None:
+            raise ValueError(f"{agent} must act: give an action index")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        duel.apply_index(int(action))
+        self.decisions += 1
+        if duel.is_over:
+            for player in self.agents:
+                self.rewards[player] = 0.0 if duel.winner is None else (1.0 if duel.winner == player else -1.0)
+                self.terminations[player] = True
+        elif self.decisions >= self.max_decisions:
+            for player in self.agents:
+                self.truncations[player] = True
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.duel is None:
+            return None
+        return information_state_string(self.duel, self.agent_selection)
+
+    def close(self) -> None:
+        self.duel = None
+
+    def _duel(self) -> Duel:
+        if self.duel is None:
+            raise RuntimeError("call reset() first")
+        return self.duel
+
+
+def env(**kwargs: Any) -> Any:
+    """:class:`raw_env` (same arguments) wrapped in PettingZoo's order and bounds checks."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))
