@@ -197,7 +197,7 @@ def yaml_mutants(path: Path, operators: list[str]) -> Iterator[tuple[Mutant, dic
             yield Mutant(file, "delete-transition", f"{name} delete-transition", rule), mutated(delete)
 
 
-def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any) -> list[Mutant]:
+def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any, match: str = "") -> list[Mutant]:
     tree = prepare_tree("tree-yaml")
     command, timeout = cfg["run"]["test-command"], float(cfg["run"]["timeout"])
     files = sorted(ROOT.glob(cfg["yaml"]["files"]))
@@ -205,6 +205,8 @@ def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any
     results: list[Mutant] = []
     every = [pair for path in files for pair in yaml_mutants(path, cfg["yaml"]["operators"])]
     chosen = sampled([(m.file, m.operator, m.mutant) for m, _ in every], fraction)
+    if match:
+        chosen = {m.mutant for m, _ in every if match in m.mutant}
     log(f"yaml mutants: {len(chosen)} of {len(every)}")
     for mutant, document in every:
         if mutant.mutant not in chosen:
@@ -429,10 +431,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="2 runs the YAML and the Python mutants side by side")
     parser.add_argument("--sample", type=float, default=None,
                         help="share of the mutants to run (default: `sample` in mutation/config.toml; 1 = all)")
+    parser.add_argument("--match", default="", help="run only the YAML mutants whose name contains this")
+    parser.add_argument("--tests", default="", help="run these tests instead of the suite (e.g. tests/test_x.py)")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
     parser.add_argument("--no-report", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cfg = load_config()
+    if args.tests:
+        cfg["run"]["test-command"] = f"python -m pytest -x -q -p no:cacheprovider --assert=plain {args.tests}"
     WORK.mkdir(exist_ok=True)
     started = time.monotonic()
     yaml_share = float(cfg["yaml"]["sample"]) if args.sample is None else args.sample
@@ -461,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 run_python(cfg, args.files, python_share, log)
         if args.only != "python":
-            run_yaml(cfg, args.files, yaml_share, log)
+            run_yaml(cfg, args.files, 1.0 if args.match else yaml_share, log, args.match)
         if python_job is not None and python_job.wait() != 0:
             print("the Python mutation run failed", file=sys.stderr)
             return 2
