@@ -1,0 +1,151 @@
+"""Rules at their exact limits: LP costs paid with exactly the LP they cost, 「絶対防御将軍」 attacking
+with its DEF, the fifth spell/trap zone, who may start CHAIN1 with an ignition effect in a window,
+and which cards may be discarded at the hand size limit. Under ``ocg2008``.
+
+Expected values come from the rule text or the official rules cited in each test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import card_spec
+
+from ygo_fsm import Duel, Setup
+from ygo_fsm.cards import default_library
+from ygo_fsm.game import Zone
+
+VANILLA = card_spec("vanilla", "monster")
+PRICEY = card_spec("pricey", "spell", {"kind": "quick_play_spell", "location": "hand", "cost": {"pay_lp": 1000},
+                                       "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+"""A quick-play spell whose activation costs 1000 LP."""
+SET_ME = card_spec("set_me", "spell", {"kind": "quick_play_spell", "location": "hand",
+                                       "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+IGNITION = card_spec("ign", "monster", {"kind": "ignition",
+                                        "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
+"""A monster with an ignition effect (spell speed 1)."""
+LIB = {**default_library(), **{c.id: c for c in (VANILLA, PRICEY, SET_ME, IGNITION)}}
+
+
+def duel_of(a: dict[str, Any], b: dict[str, Any] | None = None, *, phase: str = "main_phase_1") -> Duel:
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": phase,
+                                  "players": {"A": a, "B": b or {}}})
+    return Duel(setup, library=LIB)
+
+
+def offered(duel: Duel, name: str) -> set[str]:
+    return {a.choice for a in duel.legal_actions() if a.name == name and a.choice}
+
+
+def pass_until(duel: Duel, state: str, limit: int = 30) -> None:
+    for _ in range(limit):
+        if duel.state == state:
+            return
+        duel.apply("pass")
+    assert duel.state == state, duel.state
+
+
+# --- LP costs: 「In the OCG, a player can pay LP equal to their current LP」 -----------------------------------
+
+
+@pytest.mark.parametrize(("lp", "may"), [(1000, True), (999, False)])
+def test_an_lp_cost_may_be_paid_with_exactly_that_many_lp(lp: int, may: bool) -> None:
+    """Konami OCG Perfect Rulebook (LP costs; Yugipedia "Pay": a player cannot pay more LP than they
+    have, and in the OCG can pay LP equal to their current LP): a card costing 1000 LP may be
+    activated with exactly 1000 LP, not with 999."""
+    duel = duel_of({"lp": lp, "cards": [{"card": "pricey", "zone": "hand"}]})
+    assert ("pricey" in offered(duel, "activate")) is may
+
+
+@pytest.mark.parametrize(("lp", "may"), [(500, True), (499, False)])
+def test_toll_may_be_paid_with_exactly_500_lp(lp: int, may: bool) -> None:
+    """000 【怪兽的攻击宣言的场合…】１「通行税」 (the attacking player pays 500 LP when declaring) with the OCG
+    rule that a player can pay LP equal to their current LP: with exactly 500 LP the attack may be
+    declared; with 499 it may not."""
+    duel = duel_of({"lp": lp, "monsters": [{"name": "Attacker", "atk": 1900}],
+                    "cards": [{"card": "toll", "zone": "spell_trap", "face_up": True}]},
+                   {"monsters": [{"name": "Target", "atk": 1000}]}, phase="battle_phase")
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    assert ("a_monster_1" in offered(duel, "declare_attack")) is may
+
+
+# --- 「絶対防御将軍」 ----------------------------------------------------------------------------------------
+
+
+def test_total_defense_shogun_attacks_in_defence_position_with_its_def() -> None:
+    """000 ※攻击中止（「絶対防御将軍」等守备表示的状态也可以攻击的怪兽）and its card text (このカードは守備表示の
+    まま攻撃できる。その場合、守備力を攻撃力として扱いダメージ計算を行う): in face-up Defense Position it may
+    declare an attack, and its DEF 2500 is used against a 2000-ATK monster — 500 damage, the
+    target destroyed, the Shogun kept."""
+    duel = duel_of({"cards": [{"card": "total_defense_shogun", "zone": "monster", "position": "defence",
+                               "face_up": True}]},
+                   {"monsters": [{"name": "Target", "atk": 2000, "def": 0}]}, phase="battle_phase")
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    assert "total_defense_shogun" in offered(duel, "declare_attack")
+    duel.apply("declare_attack total_defense_shogun")
+    duel.apply("choose_target b_monster_1")
+    for _ in range(40):
+        if duel.attack is None:
+            break
+        duel.apply("pass")
+    assert duel.players["B"].lp == 8000 - 500
+    assert duel.players["A"].lp == 8000
+    assert duel.players["B"].monsters == []
+    assert duel.where("total_defense_shogun") == ("A", Zone.monster)
+
+
+# --- 002 ※魔法、陷阱最多只能放在5个魔法陷阱区域里 ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("used", "may"), [(4, True), (5, False)])
+def test_a_spell_or_trap_is_set_only_into_a_free_zone(used: int, may: bool) -> None:
+    """002 ※包括发动中的魔法、陷阱，魔法、陷阱最多只能放在5个魔法陷阱区域里: with four zones used the fifth
+    card may be Set; with all five used it may not."""
+    field = [{"card": "set_me", "zone": "spell_trap", "set_turn": 2} for _ in range(used)]
+    duel = duel_of({"cards": [*field, {"card": "set_me", "zone": "hand", "uid": "in_hand"}]})
+    assert ("in_hand" in offered(duel, "set_spell_trap")) is may
+
+
+# --- ignition effects in a window: only the turn player's (000 priority list ５; 001 例2) ------------------------
+
+
+def test_the_opponents_ignition_effect_does_not_start_chain1_in_a_window() -> None:
+    """000 卡／效果发动的优先顺序 ５ 回合玩家的怪兽起动效果（只限于メインフェイズ中，并且没有被占CHAIN1的场合）;
+    001 例2 (after a summon the turn player may start CHAIN1 with an ignition effect): in the window
+    after a normal summon the turn player may activate an ignition effect, the opponent may not."""
+    duel = duel_of({"cards": [{"card": "vanilla", "zone": "hand"}, {"card": "ign", "zone": "monster", "uid": "a_ign"}]},
+                   {"cards": [{"card": "ign", "zone": "monster", "uid": "b_ign"}]})
+    duel.apply("normal_summon vanilla")
+    pass_until(duel, "main_phase_1.summon.success_window.turn_player")
+    assert "a_ign" in offered(duel, "activate")
+    duel.apply("pass")
+    assert duel.state == "main_phase_1.summon.success_window.opponent"
+    assert "b_ign" not in offered(duel, "activate")
+
+
+# --- 000 ●エンドフェイズ【３】选择手卡丢弃 --------------------------------------------------------------------------
+
+
+def _discard_options(named: int, unnamed: int) -> set[str]:
+    duel = duel_of({"hand": unnamed, "cards": [{"card": "vanilla", "zone": "hand", "uid": f"c{i}"}
+                                               for i in range(named)]}, phase="end_phase")
+    pass_until(duel, "end_phase.hand_size_adjustment")
+    return offered(duel, "discard")
+
+
+def test_discard_choices_are_any_cards_making_the_excess() -> None:
+    """000 ●エンドフェイズ【３】◇回合玩家的手卡数目超过6张的场合，选择手卡丢弃，使手卡数目保持在6张: with 8 cards
+    (two named, six not) the player chooses any two: both named, one named and one other, or two
+    others."""
+    assert _discard_options(2, 6) == {"c0+c1", "c0", "c1", "unnamed"}
+
+
+def test_discard_choices_when_few_cards_are_unnamed() -> None:
+    """000 ●エンドフェイズ【３】 (as above): with 8 cards of which 7 are named, two must go and only one
+    is unnamed, so at least one named card is discarded — every single named card (with the unnamed
+    one) or any two named cards."""
+    options = _discard_options(7, 1)
+    singles = {f"c{i}" for i in range(7)}
+    pairs = {f"c{i}+c{j}" for i in range(7) for j in range(i + 1, 7)}
+    assert options == singles | pairs
