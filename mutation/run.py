@@ -128,14 +128,15 @@ def _rank(name: str) -> float:
     return int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:12], 16) / 16**12
 
 
-def sampled(keys: list[tuple[str, str, str]], fraction: float) -> set[str]:
+def sampled(keys: list[tuple[str, str, str]], fraction: float, *, per_file: bool = True) -> set[str]:
     """The names, among ``(file, operator, name)``, that a run with ``fraction`` tests: those whose
-    rank is below it, and at least one of each operator in each file. ``fraction >= 1``: all."""
+    rank is below it, and at least one of each operator (in each file, with ``per_file``).
+    ``fraction >= 1``: all."""
     if fraction >= 1:
         return {name for _, _, name in keys}
     strata: dict[tuple[str, str], list[str]] = defaultdict(list)
     for file, operator, name in keys:
-        strata[(file, operator)].append(name)
+        strata[(file if per_file else "", operator)].append(name)
     chosen: set[str] = set()
     for names in strata.values():
         ranked = sorted(names, key=_rank)
@@ -277,7 +278,7 @@ def skip_unsampled(session: Path, fraction: float, log: Any) -> None:
         pending = list(db.pending_work_items)
         described = describe_python([(item.job_id, item.mutations[0]) for item in pending])
         in_functions = {job_id: m for job_id, m in described.items() if not m.mutant.startswith("(module)")}
-        chosen = sampled([(d.file, d.operator, d.mutant) for d in in_functions.values()], fraction)
+        chosen = sampled([(d.file, d.operator, d.mutant) for d in in_functions.values()], fraction, per_file=False)
         for job_id, mutant in described.items():
             if mutant.mutant not in chosen:
                 db.set_result(job_id, WorkResult(output="not sampled", worker_outcome=WorkerOutcome.SKIPPED))
@@ -352,6 +353,15 @@ def _innermost(source: str) -> dict[int, tuple[str, str]]:
     return found
 
 
+def ordered_command(command: str, last: list[str]) -> str:
+    """``command`` on every test file, the doctests and README first, then ``last``: with ``-x`` a
+    mutant whose first failure is in ``last`` is one the other tests let survive."""
+    ignored = set(re.findall(r"--ignore=(\S+)", command))
+    first = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").glob("test_*.py"))]
+    first = [p for p in first if p not in last and p not in ignored]
+    return " ".join([command, *first, "ygo_fsm", "README.md", *last])
+
+
 def _first_failure(output: str) -> str:
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.MULTILINE)
     return failed[0] if failed else ""
@@ -370,7 +380,7 @@ def load_equivalents() -> list[dict[str, str]]:
     return entries
 
 
-def report(mutants: list[Mutant], min_score: float) -> tuple[str, float]:
+def report(mutants: list[Mutant], min_score: float, last: list[str] | None = None) -> tuple[str, float]:
     equivalents = load_equivalents()
     by_key = {(e["file"], e["mutant"]): e["reason"] for e in equivalents}
     used: set[tuple[str, str]] = set()
@@ -404,6 +414,26 @@ def report(mutants: list[Mutant], min_score: float) -> tuple[str, float]:
     stale = [key for key in by_key if key not in used and any(m.file == key[0] for m in mutants)]
     for file, name in stale:
         out.append(f"- stale entry in mutation/equivalent.yaml (no such mutant now): {file}: {name}")
+    if last:
+        def only_last(m: Mutant) -> bool:
+            return m.outcome == "killed" and any(m.detail.startswith(f) for f in last)
+        without = [Mutant(m.file, m.operator, m.mutant, m.rule, "survived" if only_last(m) else m.outcome,
+                          equivalent=m.equivalent) for m in mutants]
+        out.append(f"\nwithout {', '.join(last)} (the same mutants; killed only by those: "
+                   f"{sum(only_last(m) for m in mutants)}):")
+        groups: dict[str, list[Mutant]] = defaultdict(list)
+        for mutant in without:
+            groups[mutant.file].append(mutant)
+        out.append(f"{'by file':44} {'mutants':>7} {'killed':>6} {'survived':>8} {'equiv.':>6} {'score':>7}")
+        for name in sorted(groups):
+            out.append(_row(name, groups[name]))
+        out.append(_row("all", without))
+        kinds: dict[str, list[Mutant]] = defaultdict(list)
+        for mutant in without:
+            kinds[("yaml " if mutant.file.endswith(".yaml") else "python ") + mutant.operator].append(mutant)
+        out.append(f"{'by operator':44}")
+        for name in sorted(kinds):
+            out.append(_row(name, kinds[name]))
     score = _score(mutants)
     out.append(f"\nscore: {score:.1f} % killed of {len([m for m in mutants if not m.equivalent])} "
                f"non-equivalent mutants (required: {min_score:g} %)")
@@ -433,12 +463,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the mutants to run (default: `sample` in mutation/config.toml; 1 = all)")
     parser.add_argument("--match", default="", help="run only the YAML mutants whose name contains this")
     parser.add_argument("--tests", default="", help="run these tests instead of the suite (e.g. tests/test_x.py)")
+    parser.add_argument("--last", nargs="*", default=[],
+                        help="run these test files after all others, and also score the run without them "
+                             "(the mutants whose first failure is in them)")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
     parser.add_argument("--no-report", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     cfg = load_config()
     if args.tests:
         cfg["run"]["test-command"] = f"python -m pytest -x -q -p no:cacheprovider --assert=plain {args.tests}"
+    elif args.last:
+        cfg["run"]["test-command"] = ordered_command(cfg["run"]["test-command"], args.last)
     WORK.mkdir(exist_ok=True)
     started = time.monotonic()
     yaml_share = float(cfg["yaml"]["sample"]) if args.sample is None else args.sample
@@ -463,7 +498,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.only != "yaml":
             if args.jobs == 2 and args.only is None:
                 python_job = subprocess.Popen([sys.executable, __file__, "--only", "python", "--no-report",
-                                               "--sample", str(python_share), "--files", *args.files])
+                                               "--sample", str(python_share), "--files", *args.files,
+                                               "--last", *args.last])
             else:
                 run_python(cfg, args.files, python_share, log)
         if args.only != "python":
@@ -476,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     if yaml_file.exists():
         mutants += [Mutant(**m) for m in json.loads(yaml_file.read_text(encoding="utf-8"))]
     mutants += python_results()
-    text, score = report(mutants, float(cfg["run"]["min-score"]))
+    text, score = report(mutants, float(cfg["run"]["min-score"]), args.last)
     (WORK / "report.txt").write_text(text, encoding="utf-8")
     print(text, end="")
     if not args.report_only:
