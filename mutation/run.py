@@ -232,7 +232,6 @@ def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any
 
 
 def cosmic_ray_config(cfg: dict[str, Any], modules: list[str]) -> str:
-    wanted = "|".join(re.escape(op) for op in cfg["python"]["operators"])
     command = cfg["run"]["test-command"].replace("python ", f"{sys.executable} ", 1)
     lines = [
         "[cosmic-ray]",
@@ -243,9 +242,6 @@ def cosmic_ray_config(cfg: dict[str, Any], modules: list[str]) -> str:
         "",
         "[cosmic-ray.distributor]",
         'name = "local"',
-        "",
-        "[cosmic-ray.filters.operators-filter]",
-        f"exclude-operators = [{json.dumps(f'^(?!(?:{wanted})$)')}]",
         "",
     ]
     return "\n".join(lines)
@@ -263,26 +259,26 @@ def run_python(cfg: dict[str, Any], patterns: list[str], fraction: float, log: A
     bindir = Path(sys.executable).parent
     env = test_env()
     subprocess.run([str(bindir / "cosmic-ray"), "init", str(config), str(session)], cwd=tree, env=env, check=True)
-    subprocess.run([str(bindir / "cr-filter-operators"), str(session), str(config)], cwd=tree, env=env, check=True)
-    skip_unsampled(session, fraction, log)
+    select_jobs(session, cfg["python"]["operators"], fraction, log)
     log("python mutants: running Cosmic Ray (progress: cr-report .mutation/python-session.sqlite)")
     subprocess.run([str(bindir / "cosmic-ray"), "exec", str(config), str(session)], cwd=tree, env=env, check=True)
 
 
-def skip_unsampled(session: Path, fraction: float, log: Any) -> None:
-    """Mark the Python mutants outside the sample as skipped (Cosmic Ray then leaves them)."""
+def select_jobs(session: Path, operators: list[str], fraction: float, log: Any) -> None:
+    """Mark as skipped (Cosmic Ray then leaves them) the mutants of other operators, those outside
+    functions, and those outside the sample."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     with use_db(str(session), WorkDB.Mode.open) as db:
         pending = list(db.pending_work_items)
         described = describe_python([(item.job_id, item.mutations[0]) for item in pending])
-        in_functions = {job_id: m for job_id, m in described.items() if not m.mutant.startswith("(module)")}
+        in_functions = {job_id: m for job_id, m in described.items()
+                        if m.operator in operators and not m.mutant.startswith("(module)")}
         chosen = sampled([(d.file, d.operator, d.mutant) for d in in_functions.values()], fraction, per_file=False)
-        for job_id, mutant in described.items():
-            if mutant.mutant not in chosen:
-                db.set_result(job_id, WorkResult(output="not sampled", worker_outcome=WorkerOutcome.SKIPPED))
-        log(f"python mutants: {len(chosen)} of {len(in_functions)} in functions")
+        left_out = [job_id for job_id, mutant in described.items() if mutant.mutant not in chosen]
+        db.set_multiple_results(left_out, WorkResult(output="not sampled", worker_outcome=WorkerOutcome.SKIPPED))
+        log(f"python mutants: {len(chosen)} of {len(in_functions)} (the operators', in functions)")
 
 
 def describe_python(jobs: list[tuple[str, Any]]) -> dict[str, Mutant]:
@@ -380,7 +376,22 @@ def load_equivalents() -> list[dict[str, str]]:
     return entries
 
 
-def report(mutants: list[Mutant], min_score: float, last: list[str] | None = None) -> tuple[str, float]:
+def all_mutant_names(cfg: dict[str, Any]) -> set[tuple[str, str]]:
+    """(file, name) of every mutant the configuration makes, sampled or not."""
+    names = {(m.file, m.mutant) for path in sorted(ROOT.glob(cfg["yaml"]["files"]))
+             for m, _ in yaml_mutants(path, cfg["yaml"]["operators"])}
+    session = WORK / "python-session.sqlite"
+    if session.exists():
+        from cosmic_ray.work_db import WorkDB, use_db
+
+        with use_db(str(session), WorkDB.Mode.open) as db:
+            jobs = [(item.job_id, item.mutations[0]) for item in db.work_items]
+        names |= {(m.file, m.mutant) for m in describe_python(jobs).values()}
+    return names
+
+
+def report(mutants: list[Mutant], min_score: float, last: list[str] | None = None,
+           known: set[tuple[str, str]] | None = None) -> tuple[str, float]:
     equivalents = load_equivalents()
     by_key = {(e["file"], e["mutant"]): e["reason"] for e in equivalents}
     used: set[tuple[str, str]] = set()
@@ -411,7 +422,7 @@ def report(mutants: list[Mutant], min_score: float, last: list[str] | None = Non
     for mutant in listed:
         note = "" if mutant.outcome == "survived" else f"  (but {mutant.outcome}: remove it from the list)"
         out.append(f"- {mutant.file}: {mutant.mutant}{note}")
-    stale = [key for key in by_key if key not in used and any(m.file == key[0] for m in mutants)]
+    stale = [key for key in by_key if known is not None and key not in known]
     for file, name in stale:
         out.append(f"- stale entry in mutation/equivalent.yaml (no such mutant now): {file}: {name}")
     if last:
@@ -456,7 +467,8 @@ def _row(name: str, mutants: list[Mutant]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["yaml", "python"], help="run one kind of mutant")
-    parser.add_argument("--files", nargs="*", default=[], help="glob(s) of the files to mutate, e.g. machines/turn.yaml")
+    parser.add_argument("--files", nargs="*", default=[],
+                        help="glob(s) of the files to mutate, e.g. machines/turn.yaml")
     parser.add_argument("--jobs", type=int, default=2, choices=[1, 2],
                         help="2 runs the YAML and the Python mutants side by side")
     parser.add_argument("--sample", type=float, default=None,
@@ -512,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     if yaml_file.exists():
         mutants += [Mutant(**m) for m in json.loads(yaml_file.read_text(encoding="utf-8"))]
     mutants += python_results()
-    text, score = report(mutants, float(cfg["run"]["min-score"]), args.last)
+    text, score = report(mutants, float(cfg["run"]["min-score"]), args.last, all_mutant_names(cfg))
     (WORK / "report.txt").write_text(text, encoding="utf-8")
     print(text, end="")
     if not args.report_only:

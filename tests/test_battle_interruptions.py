@@ -107,9 +107,10 @@ def test_ending_the_battle_phase_in_the_start_step_skips_the_battle_step() -> No
 
 
 def test_cannot_attack_effect_in_the_battle_step_withholds_every_attack() -> None:
-    """000 ●バトルフェイズ【１】◇·「光の護封剣」等『不能攻击』的效果适用的场合 / 000 ●バトルフェイズ【２】◇·怪兽的攻击宣言:
-    once a cannot-attack effect applies in the Battle Step, no monster may declare an attack; the
-    Battle Step ends and the Battle Phase goes on to the End Step."""
+    """000 ●バトルフェイズ【１】◇·「光の護封剣」等『不能攻击』的效果适用的场合 /
+    000 ●バトルフェイズ【２】◇·怪兽的攻击宣言: once a cannot-attack effect applies in the Battle
+    Step, no monster may declare an attack; the Battle Step ends and the Battle Phase goes on to
+    the End Step."""
     duel = duel_with([set_card("swords")])
     pass_until(duel, in_state(BATTLE_STEP))
     assert "declare_attack" in names(duel)
@@ -147,10 +148,11 @@ def test_a_chain_that_cancels_and_changes_the_opponents_monsters_cancels(window:
 
 
 def test_the_replay_follows_the_window_after_the_chain_at_once() -> None:
-    """000 ※攻击中止、战斗回卷的处理·在一组连锁处理中，对方怪兽的数量变化…的场合，连锁处理结束时的发动时点过后，战斗回卷，
-    返回“２攻击怪兽的攻击对象” (004 ●卷回只会发生在战斗步骤): in the Battle Step after the declaration, once both
-    players pass in the window after the chain that changed the opponent's monsters, the attacker
-    chooses its target again — the turn player does not first receive priority in that Battle Step."""
+    """000 ※攻击中止、战斗回卷的处理·在一组连锁处理中，对方怪兽的数量变化…的场合，
+    连锁处理结束时的发动时点过后，战斗回卷，返回“２攻击怪兽的攻击对象” (004 ●卷回只会发生在战斗步骤):
+    in the Battle Step after the declaration, once both players pass in the window after the
+    chain that changed the opponent's monsters, the attacker chooses its target again — the turn
+    player does not first receive priority in that Battle Step."""
     duel = duel_with([set_card("reinforce"), at("vanilla")], a_monsters=1)
     attack(duel, "a_monster_1", "b_monster_1")
     pass_until(duel, in_state(AFTER_DECLARATION))

@@ -32,7 +32,7 @@ def _inside_function(node: Any) -> bool:
 def _is_docstring(node: Any) -> bool:
     first = node.children[0]
     return bool(first.type == "string" and node.parent is not None and node.parent.type == "suite"
-                and [c for c in node.parent.children if c.type != "newline"][0] is node)
+                and next(c for c in node.parent.children if c.type != "newline") is node)
 
 
 class RemoveStatement(Operator):  # type: ignore[misc]
