@@ -198,6 +198,51 @@ def yaml_mutants(path: Path, operators: list[str]) -> Iterator[tuple[Mutant, dic
             yield Mutant(file, "delete-transition", f"{name} delete-transition", rule), mutated(delete)
 
 
+def recheck_yaml(cfg: dict[str, Any], log: Any) -> None:
+    """Run the last run's surviving YAML mutants again against the tests as they are now."""
+    results_file = WORK / "yaml-results.json"
+    previous = [Mutant(**m) for m in json.loads(results_file.read_text(encoding="utf-8"))]
+    survivors = {m.mutant for m in previous if m.outcome == "survived"}
+    tree = prepare_tree("tree-yaml")
+    command, timeout = cfg["run"]["test-command"], float(cfg["run"]["timeout"])
+    documents = {m.mutant: doc for path in sorted(ROOT.glob(cfg["yaml"]["files"]))
+                 for m, doc in yaml_mutants(path, cfg["yaml"]["operators"]) if m.mutant in survivors}
+    for mutant in previous:
+        if mutant.mutant not in documents:
+            continue
+        target = tree / mutant.file
+        original_text = (ROOT / mutant.file).read_text(encoding="utf-8")
+        target.write_text(yaml.safe_dump(documents[mutant.mutant], allow_unicode=True, sort_keys=False),
+                          encoding="utf-8")
+        try:
+            status, detail = run_suite(tree, command, timeout)
+        finally:
+            target.write_text(original_text, encoding="utf-8")
+        mutant.outcome = {"passed": "survived", "failed": "killed", "timeout": "timeout"}[status]
+        mutant.detail = detail
+        log(f"yaml {mutant.outcome:9} {mutant.mutant} (again)")
+    results_file.write_text(json.dumps([asdict(m) for m in previous], ensure_ascii=False, indent=1),
+                            encoding="utf-8")
+
+
+def recheck_python(cfg: dict[str, Any], log: Any) -> None:
+    """Run the last run's surviving Python mutants again against the tests as they are now."""
+    import sqlite3
+
+    session = WORK / "python-session.sqlite"
+    if not session.exists():
+        return
+    with sqlite3.connect(session) as db:
+        count = db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
+    log(f"python mutants: {count} survivors to run again")
+    tree = prepare_tree("tree-python")
+    config = WORK / "cosmic-ray.toml"
+    config.write_text(cosmic_ray_config(cfg, cfg["python"]["modules"]), encoding="utf-8")
+    bindir = Path(sys.executable).parent
+    subprocess.run([str(bindir / "cosmic-ray"), "exec", str(config), str(session)], cwd=tree, env=test_env(),
+                   check=True)
+
+
 def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any, match: str = "") -> list[Mutant]:
     tree = prepare_tree("tree-yaml")
     command, timeout = cfg["run"]["test-command"], float(cfg["run"]["timeout"])
@@ -478,6 +523,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--last", nargs="*", default=[],
                         help="run these test files after all others, and also score the run without them "
                              "(the mutants whose first failure is in them)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="run the last run's survivors again against the tests as they are now")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
     parser.add_argument("--no-report", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -495,9 +542,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{time.monotonic() - started:6.0f}s] {text}", flush=True)
 
     if args.no_report:  # the Python half of a two-job run
-        run_python(cfg, args.files, python_share, log)
+        if args.recheck:
+            recheck_python(cfg, log)
+        else:
+            run_python(cfg, args.files, python_share, log)
         return 0
-    if not args.report_only:
+    if args.recheck:
+        python_job = subprocess.Popen([sys.executable, __file__, "--recheck", "--no-report", "--last", *args.last,
+                                       *(["--tests", args.tests] if args.tests else [])])
+        recheck_yaml(cfg, log)
+        if python_job.wait() != 0:
+            print("the Python mutation run failed", file=sys.stderr)
+            return 2
+    elif not args.report_only:
         tree = prepare_tree("tree-check")
         status, detail = run_suite(tree, cfg["run"]["test-command"], float(cfg["run"]["timeout"]) * 3)
         if status != "passed":
@@ -511,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.jobs == 2 and args.only is None:
                 python_job = subprocess.Popen([sys.executable, __file__, "--only", "python", "--no-report",
                                                "--sample", str(python_share), "--files", *args.files,
-                                               "--last", *args.last])
+                                               "--last", *args.last, *(["--tests", args.tests] if args.tests else [])])
             else:
                 run_python(cfg, args.files, python_share, log)
         if args.only != "python":
