@@ -149,3 +149,23 @@ def test_discard_choices_when_few_cards_are_unnamed() -> None:
     singles = {f"c{i}" for i in range(7)}
     pairs = {f"c{i}+c{j}" for i in range(7) for j in range(i + 1, 7)}
     assert options == singles | pairs
+
+
+# --- 0 LP ------------------------------------------------------------------------------------------------
+
+
+def test_battle_damage_bringing_lp_to_exactly_0_loses_the_duel() -> None:
+    """000 ●メインフェイズ１ 例 进入战斗流程，「賢者ケイローン」攻击（对方LP 0） (a player whose LP becomes 0 has
+    lost; Konami OCG Perfect Rulebook, winning the duel): a 1000-ATK direct attack on exactly 1000 LP
+    ends the duel, the attacking player winning."""
+    duel = duel_of({"monsters": [{"name": "Attacker", "atk": 1000}]}, {"lp": 1000}, phase="battle_phase")
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    duel.apply("declare_attack a_monster_1")
+    duel.apply("choose_target direct")
+    for _ in range(40):
+        if duel.is_over:
+            break
+        duel.apply("pass")
+    assert duel.players["B"].lp == 0
+    assert duel.is_over and duel.winner == "A"
+    assert duel.legal_actions() == []

@@ -25,9 +25,9 @@ def duel_with(b_cards: list[dict[str, Any]], b_monsters: list[dict[str, Any]]) -
 
 
 def test_post_declaration_effects_apply_after_the_opponent_chooses_the_target() -> None:
-    """000 【怪兽的攻击宣言…】２·对方「ノーブル・ド・ノワール」的效果适用的场合，攻击对象由对方选择, then ３攻击宣言后处理的
-    效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用: with the target chosen by the opponent, 「銀幕の鏡壁」 still
-    halves the attacker's ATK before the 『攻击宣言时』 window opens."""
+    """000 【怪兽的攻击宣言…】２·对方「ノーブル・ド・ノワール」的效果适用的场合，攻击对象由对方选择, then
+    ３攻击宣言后处理的效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用: with the target chosen by the
+    opponent, 「銀幕の鏡壁」 still halves the attacker's ATK before the 『攻击宣言时』 window opens."""
     duel = duel_with([{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}],
                      [mon(500, name="Target")])
     pass_until(duel, in_state(BATTLE_STEP))
