@@ -101,6 +101,14 @@ def test_env() -> dict[str, str]:
     return env
 
 
+def suite_timeout(cfg: dict[str, Any]) -> float:
+    """Seconds after which a mutant's suite counts as hanging: set by the last check of the
+    unmutated suite (``[run] timeout-factor`` times its duration), at least ``[run] timeout``."""
+    measured = WORK / "timeout"
+    floor = float(cfg["run"]["timeout"])
+    return max(floor, float(measured.read_text())) if measured.exists() else floor
+
+
 def run_suite(tree: Path, command: str, timeout: float) -> tuple[str, str]:
     """Run the suite in ``tree``: ("passed" | "failed" | "timeout", first failing test or tail)."""
     argv = shlex.split(command)
@@ -202,9 +210,9 @@ def recheck_yaml(cfg: dict[str, Any], log: Any) -> None:
     """Run the last run's surviving YAML mutants again against the tests as they are now."""
     results_file = WORK / "yaml-results.json"
     previous = [Mutant(**m) for m in json.loads(results_file.read_text(encoding="utf-8"))]
-    survivors = {m.mutant for m in previous if m.outcome == "survived"}
+    survivors = {m.mutant for m in previous if m.outcome in ("survived", "timeout")}
     tree = prepare_tree("tree-yaml")
-    command, timeout = cfg["run"]["test-command"], float(cfg["run"]["timeout"])
+    command, timeout = cfg["run"]["test-command"], suite_timeout(cfg)
     documents = {m.mutant: doc for path in sorted(ROOT.glob(cfg["yaml"]["files"]))
                  for m, doc in yaml_mutants(path, cfg["yaml"]["operators"]) if m.mutant in survivors}
     for mutant in previous:
@@ -233,8 +241,8 @@ def recheck_python(cfg: dict[str, Any], log: Any) -> None:
     if not session.exists():
         return
     with sqlite3.connect(session) as db:
-        count = db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
-    log(f"python mutants: {count} survivors to run again")
+        count = db.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED' OR output = 'timeout'").rowcount
+    log(f"python mutants: {count} survivors and hangs to run again")
     tree = prepare_tree("tree-python")
     config = WORK / "cosmic-ray.toml"
     config.write_text(cosmic_ray_config(cfg, cfg["python"]["modules"]), encoding="utf-8")
@@ -245,7 +253,7 @@ def recheck_python(cfg: dict[str, Any], log: Any) -> None:
 
 def run_yaml(cfg: dict[str, Any], patterns: list[str], fraction: float, log: Any, match: str = "") -> list[Mutant]:
     tree = prepare_tree("tree-yaml")
-    command, timeout = cfg["run"]["test-command"], float(cfg["run"]["timeout"])
+    command, timeout = cfg["run"]["test-command"], suite_timeout(cfg)
     files = sorted(ROOT.glob(cfg["yaml"]["files"]))
     files = [f for f in files if not patterns or any(fnmatch.fnmatch(f"machines/{f.name}", p) for p in patterns)]
     results: list[Mutant] = []
@@ -281,7 +289,7 @@ def cosmic_ray_config(cfg: dict[str, Any], modules: list[str]) -> str:
     lines = [
         "[cosmic-ray]",
         f"module-path = {json.dumps(modules)}",
-        f"timeout = {float(cfg['run']['timeout'])}",
+        f"timeout = {suite_timeout(cfg)}",
         "excluded-modules = []",
         f"test-command = {json.dumps(command)}",
         "",
@@ -462,6 +470,9 @@ def report(mutants: list[Mutant], min_score: float, last: list[str] | None = Non
     out.append(f"\nsurvivors ({len(survivors)}):")
     for mutant in survivors:
         out.append(f"- {mutant.file}: {mutant.mutant}\n    rule: {mutant.rule or '(no citation)'}")
+    hung = [m for m in mutants if m.outcome == "timeout"]
+    out.append(f"\nhung past the timeout, counted as killed ({len(hung)}):")
+    out.extend(f"- {m.file}: {m.mutant}" for m in hung)
     listed = [m for m in mutants if m.equivalent]
     out.append(f"\nequivalent, left out of the score ({len(listed)}; reasons in mutation/equivalent.yaml):")
     for mutant in listed:
@@ -556,11 +567,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     elif not args.report_only:
         tree = prepare_tree("tree-check")
-        status, detail = run_suite(tree, cfg["run"]["test-command"], float(cfg["run"]["timeout"]) * 3)
+        began = time.monotonic()
+        status, detail = run_suite(tree, cfg["run"]["test-command"], 3600)
         if status != "passed":
             print(f"the suite fails without any mutation ({detail}): fix it first", file=sys.stderr)
             return 2
         shutil.rmtree(tree)
+        took = time.monotonic() - began
+        timeout = max(float(cfg["run"]["timeout"]), float(cfg["run"]["timeout-factor"]) * took)
+        (WORK / "timeout").write_text(f"{timeout:.0f}\n", encoding="utf-8")
+        log(f"the suite takes {took:.0f} s without mutation: a mutant hangs after {timeout:.0f} s")
         (WORK / "yaml-results.json").unlink(missing_ok=True)
         (WORK / "python-session.sqlite").unlink(missing_ok=True)
         python_job = None
