@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mutation" / "config.toml"
 EQUIVALENT = ROOT / "mutation" / "equivalent.yaml"
 WORK = ROOT / ".mutation"
-COPIED = ("ygo_fsm", "machines", "tests", "diagrams", "pyproject.toml", "README.md")
+COPIED = ("ygo_fsm", "machines", "tests", "diagrams", "mutation", "pyproject.toml", "README.md")
 ACTOR_SWAP = {"turn_player": "opponent", "opponent": "turn_player", "priority_holder": "turn_player",
               "engine": "turn_player"}
 
@@ -84,7 +84,7 @@ def prepare_tree(name: str) -> Path:
     if tree.exists():
         shutil.rmtree(tree)
     tree.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "build", "*.egg-info")
     for item in COPIED:
         source = ROOT / item
         if source.is_dir():
