@@ -49,3 +49,42 @@ def test_first_turn_battle_phase_with_a_skip_or_a_ban(effect: str) -> None:
     assert not any(record.machine == "battle_phase" for record in duel.trace)
     pass_until(duel, lambda d: d.turn == 2)
     assert duel.turn_player == "B"
+
+
+def test_ocg2008_first_turn_battle_phase_ended_by_an_effect_in_the_start_step() -> None:
+    """002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能） with 004 ●『战斗阶段结束』的效果
+    处理的场合，直接进入结束步骤: under ocg2008 the first player may enter the Battle Phase on turn 1 but
+    not attack; an effect ending the Battle Phase in the Start Step changes nothing of that — the
+    End Step follows, and the turn goes on to Main Phase 2."""
+    from helpers import card_spec
+
+    from ygo_fsm.cards import default_library
+
+    end_battle = card_spec("end_battle_qp", "spell", {"kind": "quick_play_spell", "location": "hand",
+                                                      "resolution": [{"op": "end_battle_phase"}]})
+    setup = Setup.model_validate({"profile": "ocg2008", "phase": "main_phase_1",
+                                  "players": {"A": {"monsters": [{"name": "M", "atk": 1000}],
+                                                    "cards": [{"card": "end_battle_qp", "zone": "hand"}]}}})
+    duel = Duel(setup, library={**default_library(), "end_battle_qp": end_battle})
+    assert duel.turn == 1
+    pass_until(duel, lambda d: "enter_battle_phase" in {a.name for a in d.legal_actions()})
+    duel.apply("enter_battle_phase")
+    assert duel.state == "battle_phase.start_step.turn_player"
+    duel.apply("activate end_battle_qp")
+    pass_until(duel, lambda d: not d.chain)
+    pass_until(duel, lambda d: d.state == "battle_phase.end_step.turn_player")
+    assert not any(record.dest == "battle_step" for record in duel.trace)
+    pass_until(duel, lambda d: d.in_state("main_phase_2"))
+
+
+def test_ocg2008_first_turn_battle_phase_under_a_cannot_attack_effect() -> None:
+    """002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可 with 000 ●バトルフェイズ【１】◇·「光の護封剣」等『不能
+    攻击』的效果适用的场合，进入【４】エンドステップ: on the ocg2008 first turn, with a cannot-attack effect as well,
+    the Start Step goes to the End Step and the turn goes on to Main Phase 2."""
+    setup = Setup.model_validate({"profile": "ocg2008", "phase": "battle_phase", "effects": ["cannot_attack"],
+                                  "players": {"A": {"monsters": [{"name": "M", "atk": 1000}]}}})
+    duel = Duel(setup)
+    assert duel.turn == 1
+    pass_until(duel, lambda d: d.state == "battle_phase.end_step.turn_player")
+    assert not any(record.dest == "battle_step" for record in duel.trace)
+    pass_until(duel, lambda d: d.in_state("main_phase_2"))
