@@ -169,3 +169,49 @@ def test_battle_damage_bringing_lp_to_exactly_0_loses_the_duel() -> None:
     assert duel.players["B"].lp == 0
     assert duel.is_over and duel.winner == "A"
     assert duel.legal_actions() == []
+
+
+@pytest.mark.parametrize(("lp", "may"), [(1000, True), (1001, False)])
+def test_last_battle_needs_at_most_1000_lp(lp: int, may: bool) -> None:
+    """「ラストバトル！」 (000 ●スタンバイフェイズ 例1; its text: 自分のライフポイントが1000ポイント以下の場合、
+    相手ターンに発動できる): in the opponent's turn it may be activated with exactly 1000 LP, not with 1001."""
+    duel = duel_of({}, {"lp": lp, "monsters": [{"name": "Guard", "atk": 100}],
+                        "cards": [{"card": "last_battle", "zone": "spell_trap", "set_turn": 2}]})
+    duel.apply("pass")
+    assert duel.priority == "B"
+    assert any(a.name == "activate" and (a.choice or "").startswith("last_battle")
+               for a in duel.legal_actions()) is may
+
+
+YOLK = card_spec("yolk", "monster", {"kind": "trigger", "mandatory": True, "location": "field",
+                                     "events": ["battle_damage"],
+                                     "resolution": [{"op": "recover", "amount": 300, "to": "controller"}]},
+                 atk=0)
+"""A monster with a trigger on battle damage (as 「冥府の使者ゴーズ」 answers damage): its controller gains 300 LP."""
+
+
+@pytest.mark.parametrize(("atk", "damage"), [(0, 0), (100, 100)])
+def test_no_battle_damage_is_dealt_by_a_0_atk_attack(atk: int, damage: int) -> None:
+    """004 ·直接攻击对方玩家的场合，给予对方玩家攻击怪兽的攻击力数值的战斗伤害 and the official rule that 0
+    battle damage is no damage (Yugipedia "Battle damage": an attack from a 0-ATK monster does not inflict damage, so no
+    effect can activate in response): a 0-ATK direct attack neither changes LP nor starts the
+    『战斗伤害』 trigger; a 100-ATK one does both."""
+    lib = {**LIB, "yolk": YOLK.model_copy(update={"atk": atk})}
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "battle_phase",
+                                  "players": {"A": {"cards": [{"card": "yolk", "zone": "monster"}]}}})
+    duel = Duel(setup, library=lib)
+    pass_until(duel, "battle_phase.battle_step.turn_player")
+    duel.apply("declare_attack yolk")
+    duel.apply("choose_target direct")
+    triggered = False
+    for _ in range(40):
+        if duel.attack is None:
+            break
+        legal = [str(a) for a in duel.legal_actions()]
+        if "activate yolk" in legal:
+            triggered = True
+            duel.apply("activate yolk")
+        else:
+            duel.apply("pass")
+    assert duel.players["B"].lp == 8000 - damage
+    assert triggered is (damage > 0), "the trigger starts only when damage was dealt"
