@@ -215,3 +215,27 @@ def test_no_battle_damage_is_dealt_by_a_0_atk_attack(atk: int, damage: int) -> N
             duel.apply("pass")
     assert duel.players["B"].lp == 8000 - damage
     assert triggered is (damage > 0), "the trigger starts only when damage was dealt"
+
+
+# --- 000 【怪兽通常***、反转***、特殊***的处理】２ 支付召唤的条件 ----------------------------------------------------
+
+
+def test_a_normal_summon_pays_no_special_summon_cost() -> None:
+    """000 【怪兽通常***、反转***、特殊***的处理（不进入连锁）】２·通常***的祭品 /
+    「メガロック・ドラゴン」等的墓地的特定怪兽除外 (a cost of its own special summon procedure): a
+    level 4 monster that could also be special summoned by banishing a rock monster from the
+    graveyard is normal summoned with no tribute and nothing banished."""
+    digger = card_spec("digger", "monster", level=4, special_summon_procedure="cost",
+                       special_summon_cost={"banish_from_graveyard": 1, "banish_race": "rock"})
+    rock = card_spec("rock", "monster", race="rock")
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                  "players": {"A": {"cards": [{"card": "digger", "zone": "hand"},
+                                                              {"card": "rock", "zone": "graveyard"}]}}})
+    duel = Duel(setup, library={**LIB, "digger": digger, "rock": rock})
+    duel.apply("normal_summon digger")
+    for _ in range(10):
+        if duel.state == "main_phase_1.open.turn_player":
+            break
+        duel.apply("pass")
+    assert duel.where("digger") == ("A", Zone.monster)
+    assert duel.where("rock") == ("A", Zone.graveyard), "nothing banished for a normal summon"
