@@ -123,3 +123,12 @@ def test_a_position_change_opens_a_timing_window_before_the_next_action() -> Non
     assert duel.priority == "B", "the opponent may answer in the window"
     duel.apply("pass")
     assert "normal_summon" in names(duel), "the window is over: the turn player goes on"
+
+
+def test_the_trace_tells_the_new_battle_position() -> None:
+    """002 ●主要阶段1【场上怪兽的表示形式变更】: the state trace narrates a position change with the
+    position the monster is now in (攻击表示 → 守备表示)."""
+    duel = duel_of([FACE_UP])
+    duel.apply("change_position vanilla")
+    told = [text for record in duel.trace if record.event == "change_position" for text in record.detail]
+    assert any("守备表示" in text for text in told), told
