@@ -248,3 +248,38 @@ def test_dimension_magic_needs_a_monster_of_its_own(monsters: int, may: bool) ->
     duel = duel_of({"monsters": [{"name": f"M{i}", "atk": 100} for i in range(monsters)],
                     "cards": [{"card": "dimension_magic", "zone": "hand"}]})
     assert ("dimension_magic" in offered(duel, "activate")) is may
+
+
+# --- activation conditions and the vocabulary's defaults ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("turn", "may"), [(3, True), (2, False)])
+def test_an_own_turn_condition_allows_the_activation_in_its_controllers_turn_only(turn: int, may: bool) -> None:
+    """Conditions ``own_turn`` (「自分のターンに発動できる」, as 002 ●主要阶段1 速攻魔法 from the hand): A's
+    Set card may be activated in A's own turn (turn 3), not in B's (turn 2)."""
+    mine = card_spec("mine", "trap", {"kind": "normal_trap", "location": "set", "conditions": {"own_turn": True},
+                                      "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": turn, "turn_player": "A" if turn == 3 else "B",
+                                  "phase": "main_phase_1",
+                                  "players": {"A": {"cards": [{"card": "mine", "zone": "spell_trap", "set_turn": 1}]}}})
+    duel = Duel(setup, library={**LIB, "mine": mine})
+    if duel.turn_player == "B":
+        duel.apply("pass")
+    assert duel.priority == "A"
+    assert ("mine" in offered(duel, "activate")) is may
+
+
+def test_a_draw_with_no_amount_draws_one_card() -> None:
+    """The vocabulary's ``{op: draw}`` with no amount draws one card (「カードを１枚ドローする」)."""
+    one = card_spec("one", "spell", {"kind": "quick_play_spell", "location": "hand",
+                                     "resolution": [{"op": "draw", "to": "controller"}]})
+    duel = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                      "players": {"A": {"hand": 0, "deck": 10, "cards": [{"card": "one",
+                                                                                         "zone": "hand"}]}}}),
+                library={**LIB, "one": one})
+    duel.apply("activate one")
+    for _ in range(6):
+        if not duel.chain:
+            break
+        duel.apply("pass")
+    assert duel.players["A"].deck == 9 and duel.players["A"].hand == 1
