@@ -283,3 +283,35 @@ def test_a_draw_with_no_amount_draws_one_card() -> None:
             break
         duel.apply("pass")
     assert duel.players["A"].deck == 9 and duel.players["A"].hand == 1
+
+
+@pytest.mark.parametrize("condition", ["opponent_turn", "opponent_is_turn_player"])
+def test_an_opponents_turn_condition_forbids_the_activation_in_its_controllers_turn(condition: str) -> None:
+    """Conditions ``opponent_turn`` (「相手ターンに発動できる」, as 「ラストバトル！」 000 ●スタンバイフェイズ 例1) and
+    ``opponent_is_turn_player`` (only in the opponent's turn, as 「強奪」's 相手のスタンバイフェイズ毎): in its
+    controller's own turn the effect may not be activated; in the opponent's turn it may."""
+    theirs = card_spec("theirs", "trap", {"kind": "normal_trap", "location": "set", "conditions": {condition: True},
+                                          "resolution": [{"op": "recover", "amount": 100, "to": "controller"}]})
+    for turn, turn_player, may in ((3, "A", False), (2, "B", True)):
+        setup = Setup.model_validate({"profile": "ocg2008", "turn": turn, "turn_player": turn_player,
+                                      "phase": "main_phase_1",
+                                      "players": {"A": {"cards": [{"card": "theirs", "zone": "spell_trap",
+                                                                   "set_turn": 1}]}}})
+        duel = Duel(setup, library={**LIB, "theirs": theirs})
+        if duel.turn_player == "B":
+            duel.apply("pass")
+        assert duel.priority == "A"
+        assert ("theirs" in offered(duel, "activate")) is may, f"turn {turn}"
+
+
+def test_a_banish_cost_with_no_race_takes_any_monster() -> None:
+    """000 【怪兽通常***…】２「メガロック・ドラゴン」等的墓地的特定怪兽除外 — a procedure that banishes a monster of no
+    particular race from the graveyard may use any monster there."""
+    anyone = card_spec("anyone", "monster", level=7, special_summon_only=True, special_summon_procedure="cost",
+                       special_summon_cost={"banish_from_graveyard": 1})
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                  "players": {"A": {"cards": [{"card": "anyone", "zone": "hand"},
+                                                              {"card": "warrior", "zone": "graveyard"}]}}})
+    warrior = card_spec("warrior", "monster", race="warrior")
+    duel = Duel(setup, library={**LIB, "anyone": anyone, "warrior": warrior})
+    assert "anyone" in offered(duel, "special_summon")
