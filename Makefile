@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams site docs golden check bench fuzz graphviz fonts chromium clean
+.PHONY: demo test diagrams site docs golden check bench fuzz mutation graphviz fonts chromium clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -75,6 +75,21 @@ check: $(STAMP)
 	$(VENV)/bin/mypy --strict ygo_fsm
 	$(VENV)/bin/ygo-fsm check
 
+# Would the tests notice a wrong rule? Mutates machines/*.yaml and the rule modules listed in
+# mutation/config.toml (a sample; SAMPLE=1 for every mutant) and reports the score per file and
+# per operator with each survivor (see mutation/run.py). Too slow for `make test`.
+# MUTATION_ARGS passes options on, e.g. MUTATION_ARGS='--files machines/turn.yaml'.
+MUTATION_STAMP := $(VENV)/.mutation-installed
+SAMPLE ?=
+MUTATION_ARGS ?=
+
+$(MUTATION_STAMP): $(STAMP) mutation/operators/pyproject.toml mutation/operators/ygo_fsm_mutation_operators/__init__.py
+	$(PY) -m pip install --quiet -e '.[test,dev,mutation]' ./mutation/operators
+	@touch $(MUTATION_STAMP)
+
+mutation: $(MUTATION_STAMP)
+	nice -n 19 $(PY) mutation/run.py $(if $(SAMPLE),--sample $(SAMPLE)) $(MUTATION_ARGS)
+
 bench: $(STAMP) graphviz
 	$(PY) -m ygo_fsm.bench
 
@@ -84,4 +99,4 @@ fuzz: $(STAMP)
 	$(PY) -m ygo_fsm.fuzz --actions 100000 --seed 12
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist *.egg-info .mutation

@@ -4,14 +4,21 @@ plays a duel by passing priority (nobody activates anything)."""
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import settings
 
 from ygo_fsm import Duel, Rulebook, default_rulebook
+
+# Property tests draw the same examples on every run in CI (CI is set there) and in the mutation
+# run (HYPOTHESIS_PROFILE=ci), so a result can be reproduced; elsewhere they draw fresh examples.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default"))
 
 RULE = "000 ●ドローフェイズ【１】"
 """A well-formed citation for hand-written test machines."""
