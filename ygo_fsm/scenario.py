@@ -23,7 +23,7 @@ The format
         B:
           hand: 1              # hand, deck, graveyard: cards no action names
           cards:               # library cards (ygo_fsm/data/cards.yaml), each named by its uid
-            - {card: jougen, zone: monster}                      # default uid: the card id
+            - {card: jougen, zone: monster}                      # no uid: named by its card id
             - {card: last_battle, zone: spell_trap}              # Set before this turn
             - {card: my_body_as_a_shield, zone: spell_trap, set_turn: 3}   # Set this turn
             - {card: apophis_avatar, zone: monster, position: defence, face_up: false, uid: face_down}
@@ -79,6 +79,12 @@ is one of ``hieroglyph_tablet`` (limit 7), ``mist_of_weakness`` (5) or ``infinit
 
 Semantics
 =========
+* Cards are named by uid. A card in ``setup.players.*.cards`` given no ``uid`` is named by its
+  card id, ``_2``, ``_3`` … for later copies of the same card in the setup (a duel built from a
+  :class:`~ygo_fsm.game.Setup` outside a scenario names it by its starting place instead,
+  ``b_spell_trap_1``: see :func:`~ygo_fsm.game.placement_uids`). The scenario is the judge's
+  view: its names may say what a face-down card is; what each player is shown
+  (``Duel.observation``, the option keys of ``Duel.legal_actions``, ``Duel.trace_for``) never does.
 * ``do`` applies each action with :meth:`Duel.apply <ygo_fsm.duel.Duel.apply>`. Without
   ``by`` the action is taken by the player who must act; with ``by`` that player must be
   the one who acts (for every action of a list). An action the duel refuses is an
@@ -149,7 +155,7 @@ from pydantic import (
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
-from .game import Setup, Zone, monster_uid, placement_uids
+from .game import Setup, Zone, card_id_uids, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
 
@@ -428,9 +434,11 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                 f"of the turn machine: {', '.join(rulebook.specs['turn'].state_ids())}") from None
 
     try:
-        uids = set(placement_uids(scenario.setup).values())
+        placement_uids(scenario.setup)
     except ValueError as exc:
         raise ScenarioError(f"{source}: setup.{exc}") from None
+    scenario.setup = card_id_uids(scenario.setup)  # a card given no uid is named by its card id
+    uids = set(placement_uids(scenario.setup).values())
     uids |= {monster_uid(p, i) for p in scenario.setup.players for i in range(len(scenario.setup.players[p].monsters))}
 
     def card(item: str, uid: str) -> None:
