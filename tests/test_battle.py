@@ -100,11 +100,11 @@ def duel_of(a: Sequence[dict[str, Any]] = (), b: Sequence[dict[str, Any]] = (), 
 
 
 def acts(duel: Duel) -> list[str]:
-    return [str(a) for a in duel.legal_actions()]
+    return [str(a) for a in duel.legal_actions(judge=True)]
 
 
 def options(duel: Duel, name: str) -> set[str]:
-    return {a.choice for a in duel.legal_actions() if a.name == name and a.choice}
+    return {a.choice for a in duel.legal_actions(judge=True) if a.name == name and a.choice}
 
 
 def pass_until(duel: Duel, done: Callable[[Duel], bool], limit: int = 60) -> None:

@@ -39,12 +39,12 @@ def duel_of(lib: dict[str, CardSpec], *, a: Sequence[dict[str, Any]] = (), b: Se
 
 def offered(duel: Duel, name: str | None = None) -> list[str]:
     """The legal actions as text (``activate x``), optionally only those named ``name``."""
-    return [str(action) for action in duel.legal_actions() if name is None or action.name == name]
+    return [str(action) for action in duel.legal_actions(judge=True) if name is None or action.name == name]
 
 
 def options(duel: Duel, name: str) -> set[str]:
     """The choices offered for the action ``name`` (card uids / keys)."""
-    return {action.choice for action in duel.legal_actions() if action.name == name and action.choice}
+    return {action.choice for action in duel.legal_actions(judge=True) if action.name == name and action.choice}
 
 
 def pass_until(duel: Duel, state: str, *, limit: int = 30) -> None:
@@ -920,7 +920,8 @@ def test_negation_by_a_normal_trap_is_not_a_counter_trap_negation() -> None:
 def test_the_player_whose_card_was_negated_gets_no_vandalgyon_trigger() -> None:
     """000 ※…发动时点的出现条件 例（『对方控制的卡的发动被反击陷阱无效』）: B's card was negated by A's counter trap, so
     only A's 「冥王竜ヴァンダルギオン」 may trigger; B's own copy is not offered (shipped card data)."""
-    duel = Duel(card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
+    duel = Duel(card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                                   "players": {
         "A": {"cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_a")]},
         "B": {"cards": [at("my_body_as_a_shield", "spell_trap", set_turn=0),
@@ -1004,7 +1005,8 @@ def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> Non
                                     {"card": "soul_rope", "zone": "spell_trap", "uid": "a_set"}]},
                     "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"},
                                     {"card": "my_body_as_a_shield", "zone": "spell_trap"}]}}})
-    duel = Duel(card_id_uids(setup), library={k: shipped[k] for k in ("dark_hole", "soul_rope", "cyclone", "my_body_as_a_shield")})
+    duel = Duel(card_id_uids(setup),
+                library={k: shipped[k] for k in ("dark_hole", "soul_rope", "cyclone", "my_body_as_a_shield")})
     duel.apply("activate dark_hole")
     offered = [str(a) for a in duel.legal_actions()]
     assert "respond my_body_as_a_shield" in offered, "it answers CHAIN1 「ブラック・ホール」"
@@ -1063,7 +1065,7 @@ def test_setting_a_card_opens_a_window_where_cyclone_may_start_chain1() -> None:
     assert duel.state == "main_phase_1.action_window.turn_player"
     assert duel.where("soul_rope") == ("A", Zone.spell_trap)
     duel.apply("pass")
-    assert [str(a) for a in duel.legal_actions()] == ["activate cyclone>soul_rope", "pass"]
+    assert [str(a) for a in duel.legal_actions(judge=True)] == ["activate cyclone>soul_rope", "pass"]
     duel.apply("activate cyclone>soul_rope")
     duel.apply("pass")
     duel.apply("pass")
@@ -1215,7 +1217,8 @@ def test_effects_lasting_until_different_phases_each_end_in_their_own() -> None:
         "B": {"monsters": [{"name": "wall", "atk": 0, "position": "defence"}],
               "cards": [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True},
                         {"card": "rush_recklessly", "zone": "spell_trap"}]}}})
-    duel = Duel(card_id_uids(setup), library=_shipped("sapphire_dragon", "silver_screen_mirror_wall", "rush_recklessly"))
+    duel = Duel(card_id_uids(setup),
+                library=_shipped("sapphire_dragon", "silver_screen_mirror_wall", "rush_recklessly"))
 
     def atk() -> int:
         return duel.players["A"].monsters[0].atk

@@ -27,6 +27,7 @@ from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_d
 from .spec import DONE_EVENT, Actor
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import TraceRecord
+from .views import Observation, hidden_from, mask_key, mask_label, mask_record, observe
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def _uses_cards(setup: Setup) -> bool:
 
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state", "choice", "detail")
+                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "lp", "hand", "views")
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
@@ -263,10 +264,37 @@ class Duel:
         """Whether a turn effect applies to the current turn."""
         return self.game.effect_applies(effect)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions the player who must act may take now (none once the duel is over)."""
-        return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
-                for player, _, t, c in self._options()]
+    def legal_actions(self, *, judge: bool = False) -> list[Action]:
+        """The actions the player who must act may take now (none once the duel is over).
+
+        Their option keys and labels say only what that player may know: a card hidden from
+        them (the opponent's Set card, a face-down attack target) is named by its place,
+        ``B.spell_trap.1``, never by its uid or name (:mod:`ygo_fsm.views`). ``judge=True``
+        gives the judge's keys and labels instead (uids and names of every card); :meth:`apply`
+        accepts both.
+        """
+        options = self._options()
+        if judge or not options:
+            return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
+                    for player, _, t, c in options]
+        hidden = hidden_from(self.game, options[0][0])
+        return [Action(t.spec.event, player, mask_key(c.key, hidden) if c else None,
+                       mask_label(c.label, c.key, hidden) if c else "")
+                for player, _, t, c in options]
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` may know of the duel now: their hand, both fields with the
+        opponent's face-down cards as places only, counts of the opponent's hand and both decks,
+        graveyards, banished cards, LP, the chain, the state path and who must act
+        (:class:`~ygo_fsm.views.Observation`)."""
+        return observe(self.game, player)
+
+    def trace_for(self, player: str) -> tuple[TraceRecord, ...]:
+        """The trace as ``player`` may see it: options and narration that name a card hidden from
+        them at the time name it by its place. :attr:`trace` is the judge's view."""
+        if player not in PLAYERS:
+            raise ValueError(f"unknown player {player!r}; players are A and B")
+        return tuple(record.for_player(player) for record in self.trace)
 
     def explain_illegal(self, name: str) -> str:
         """Why ``name`` (an action name, or its text with the option) is not legal now."""
@@ -290,6 +318,10 @@ class Duel:
         else:
             (name, choice), player = Action.parse(action), None
         options = self._options()
+        if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
+            hidden = hidden_from(self.game, options[0][0])  # the option named by a hidden card's place
+            choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
+                          choice)
         if choice is None:  # an action with a single option may be named without it
             only = [o for _, _, t, o in options if t.spec.event == name and o is not None]
             if len(only) == 1 and all(o is not None for _, _, t, o in options if t.spec.event == name):
@@ -306,7 +338,7 @@ class Duel:
                     game.choice = game.actor = None
                 self._settle()
                 return
-        offered = [str(Action(t.spec.event, p, c.key if c else None)) for p, _, t, c in options]
+        offered = [str(action) for action in self.legal_actions()]
         if any(t.spec.event == name and player in (None, p) for p, _, t, _ in options):
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
         else:
@@ -550,8 +582,22 @@ class Duel:
         self._records.append((
             self._seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
             spec.id, actor, self.priority, self._chain_snapshot(), spec.rule, game.path, game.choice,
-            tuple(game.narration),
+            tuple(game.narration), {p: state.lp for p, state in game.players.items()},
+            {p: state.hand for p, state in game.players.items()}, self._record_views(),
         ))
+
+    def _record_views(self) -> tuple[dict[str, object], ...]:
+        """Each player's view of the transition just taken, where its option or narration names a
+        card hidden from that player."""
+        game = self.game
+        if game.choice is None and not game.narration:
+            return ()
+        views: list[dict[str, object]] = []
+        for player in PLAYERS:
+            masked = mask_record(game, player, game.choice, game.narration)
+            if masked is not None:
+                views.append({"player": player, "choice": masked[0], "detail": masked[1]})
+        return tuple(views)
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,

@@ -621,7 +621,7 @@ def _do(duel: Duel, step: DoStep, where: str) -> None:
 
 def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
     item = f"{where}.refuse"
-    offered = [a for a in duel.legal_actions()
+    offered = [a for a in (*duel.legal_actions(judge=True), *duel.legal_actions())
                if (str(a) == step.refuse if " " in step.refuse else a.name == step.refuse)
                and step.by in (None, a.player)]
     if offered:
@@ -697,7 +697,7 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
         found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
         problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
     offered = _names(duel.legal_actions())
-    offered_text = [str(action) for action in duel.legal_actions()]
+    offered_text = [str(action) for action in (*duel.legal_actions(judge=True), *duel.legal_actions())]
 
     def is_offered(text: str) -> bool:
         return text in offered_text if " " in text else text in offered

@@ -36,6 +36,27 @@ class ChainLink(BaseModel):
     negated: bool = False
 
 
+class Counts(BaseModel):
+    """A number per player (LP, cards in hand) once a transition is taken."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    A: int
+    B: int
+
+
+class RecordView(BaseModel):
+    """What one player is shown of a record where it differs from the judge's record: the option
+    and the narration with every card hidden from that player named by its place
+    (``B.spell_trap.1``, :mod:`ygo_fsm.views`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: str
+    choice: str | None = None
+    detail: tuple[str, ...] = ()
+
+
 class TraceRecord(BaseModel):
     """One transition."""
 
@@ -58,6 +79,20 @@ class TraceRecord(BaseModel):
     """The option the player chose (which effect, which target), for actions with choices."""
     detail: tuple[str, ...] = ()
     """What happened in game terms, in the seeds' words (``CHAIN1 …``, ``逆算``, ``… 效果处理``)."""
+    lp: Counts | None = None
+    """Both players' LP once the transition is taken (``None`` in traces written before it was recorded)."""
+    hand: Counts | None = None
+    """The number of cards in each player's hand once the transition is taken."""
+    views: tuple[RecordView, ...] = ()
+    """The players' views of ``choice`` and ``detail`` where they name a card hidden from that
+    player; a player not listed is shown the record as it is (``Duel.trace_for``)."""
+
+    def for_player(self, player: str) -> TraceRecord:
+        """The record as ``player`` may see it (hidden cards named by their place)."""
+        view = next((v for v in self.views if v.player == player), None)
+        if view is None:
+            return self.model_copy(update={"views": ()}) if self.views else self
+        return self.model_copy(update={"choice": view.choice, "detail": view.detail, "views": ()})
 
 
 def dumps(records: Iterable[TraceRecord]) -> str:
