@@ -3,8 +3,12 @@
 A player knows their own hand, every face-up card, both graveyards and the banished cards,
 both LP, the chain (activated cards are face-up), their own Set cards, and the counts of the
 opponent's hand and of both decks. They do not know the cards in the opponent's hand, the
-identity of the opponent's face-down cards, or the order (or contents) of any deck (000/002:
-里侧表示的卡不公开; a Set card or monster is "a face-down card in zone N" to the opponent).
+identity of the opponent's face-down cards, or the order (or contents) of any deck: a Set card
+or monster is "a face-down card in zone N" to the opponent (001 【怪兽通常召唤…】３ 公开确认…
+（里侧表示通常召唤的场合不公开）; the official rules on looking at cards, as Yugipedia's "Look"
+gives them: neither player may look at either Main Deck, nor at the opponent's hand or
+face-down cards; each may look at their own hand and face-down cards, both at the graveyards
+and face-up banished cards — https://yugipedia.com/wiki/Look).
 
 :func:`observe` builds that knowledge as an :class:`Observation`: frozen dataclasses of plain
 values (ints, strings, bools, tuples), equal whenever the player's knowledge is equal — two
@@ -86,15 +90,18 @@ class Hidden:
 
 
 def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
-    """The named cards ``viewer`` may not know, by uid (a Set monster being summoned included)."""
+    """The named cards ``viewer`` may not know, by uid. A monster being summoned (not Set) is
+    shown from its declaration (001 【怪兽通常召唤…】３ 公开确认…); a monster being Set stays hidden
+    while it is taken out (…里侧表示通常召唤的场合不公开)."""
     hidden: dict[str, Hidden] = {}
+    summon = game.summon
+    shown = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:
         for zone, card in game.players[player].all_cards():
-            if not known_to(viewer, player, zone, card):
+            if card.uid != shown and not known_to(viewer, player, zone, card):
                 index = game.players[player].zone_list(zone).index(card)
                 hidden[card.uid] = Hidden(card.uid, card.name, place_ref(player, zone, index),
                                           place_text(player, zone, index))
-    summon = game.summon
     if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
         hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, f"{summon.player}.summon.1",
                                          f"{summon.player}正在覆盖放置的怪兽")
@@ -220,6 +227,7 @@ class ChainLinkView:
     number: int
     controller: str
     uid: str
+    """The activated card's uid (its place, should it be hidden again: back in a hand or Set)."""
     card: str
     name: str
     spell_speed: int
@@ -306,22 +314,17 @@ def observe(game: GameState, player: str) -> Observation:
         found = hidden.get(uid) if uid is not None else None
         return found.ref if found is not None else uid
 
-    chain = tuple(ChainLinkView(link.number, link.controller, link.uid, _card_id(game, link.uid), link.name,
+    chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid), link.name,
                                 link.spell_speed, ref(link.target), link.negated) for link in game.chain)
     attack = game.attack
     target = None if attack is None else ("direct" if attack.direct else ref(attack.target))
+    attacker = ref(attack.attacker) if attack is not None else None
     return Observation(
         player=player, turn=game.turn, turn_player=game.turn_player,
         phase=game.frames[0].state if game.frames else "", state=game.path, to_act=holder(game),
         players=(_player_view(game, player, "A"), _player_view(game, player, "B")),
-        chain=chain, attacker=attack.attacker if attack is not None else None, attack_target=target,
+        chain=chain, attacker=attacker, attack_target=target,
         is_over=game.is_over, winner=game.winner)
-
-
-def _card_id(game: GameState, uid: str) -> str:
-    found = game.find(uid)
-    card = found[2].card if found is not None else None
-    return card.id if card is not None else ""
 
 
 def mask_record(game: GameState, viewer: str, choice: str | None,
@@ -336,9 +339,17 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     if any(f"「{found.name}」" in line for line in lines for found in hidden.values()):
         shown = {card.name for player in PLAYERS for zone, card in game.players[player].all_cards()
                  if card.uid not in hidden}
+        if game.summon is not None and game.summon.card is not None and game.summon.card.uid not in hidden:
+            shown.add(game.summon.card.name)
         masked_lines = tuple(mask_text(line, hidden, shown) for line in lines)
     else:
         masked_lines = lines
     if masked_choice == choice and masked_lines == lines:
         return None
     return masked_choice, masked_lines
+
+
+def _card_id(game: GameState, uid: str) -> str:
+    found = game.find(uid)
+    card = found[2].card if found is not None else None
+    return card.id if card is not None else ""
