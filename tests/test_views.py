@@ -112,11 +112,26 @@ def test_default_uids_name_the_starting_place_not_the_card() -> None:
 # --- the properties -------------------------------------------------------------------------
 
 
+def _hidden_cards(draw: st.DrawFn, fresh: bool, sizes: tuple[int, int, int], deck: list[str]) -> list[dict[str, Any]]:
+    """The opponent's hand cards and face-down cards (``sizes``), then the deck: the same cards
+    each time unless ``fresh`` (then random cards of the same kind, and the deck shuffled)."""
+    def pick(pool: list[str], index: int) -> str:
+        return draw(st.sampled_from(pool)) if fresh else pool[index % len(pool)]
+
+    hand, set_monsters, set_cards = sizes
+    cards: list[dict[str, Any]] = [{"card": pick(MONSTERS + SPELLS_TRAPS, i)} for i in range(hand)]
+    cards += [{"card": pick(MONSTERS, i), "zone": "monster", "position": "defence", "face_up": False}
+              for i in range(set_monsters)]
+    cards += [{"card": pick(SPELLS_TRAPS, i), "zone": "spell_trap"} for i in range(set_cards)]
+    order = draw(st.permutations(deck)) if fresh else deck
+    return cards + [{"card": card, "zone": "deck"} for card in order]
+
+
 @st.composite
 def hidden_variants(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """A viewer and two setups that differ only in what the viewer may not know: the cards in
-    the opponent's hand, which cards the opponent's face-down cards are, and the order and
-    contents of both decks."""
+    the opponent's hand, which cards the opponent's face-down cards are, and the order of both
+    decks."""
     viewer = draw(st.sampled_from(PLAYERS))
     base: dict[str, Any] = {}
     other: dict[str, Any] = {}
@@ -124,24 +139,14 @@ def hidden_variants(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any
         public = [{"card": draw(st.sampled_from(MONSTERS)), "zone": "monster"} for _ in range(draw(st.integers(0, 2)))]
         public += [{"card": draw(st.sampled_from(SPELLS_TRAPS + MONSTERS)), "zone": "graveyard"}
                    for _ in range(draw(st.integers(0, 2)))]
-        opponent = player != viewer
-        hand_size, set_monsters, set_cards = (draw(st.integers(0, 3)) for _ in range(3))
         deck = [draw(st.sampled_from(MONSTERS + SPELLS_TRAPS)) for _ in range(draw(st.integers(0, 4)))]
-
-        def hidden_cards(fresh: bool, *, mine: bool = not opponent, deck: list[str] = deck) -> list[dict[str, Any]]:
-            pick = (lambda pool, i: draw(st.sampled_from(pool))) if fresh else (lambda pool, i: pool[i % len(pool)])
-            cards: list[dict[str, Any]] = []
-            if not mine:
-                cards += [{"card": pick(MONSTERS + SPELLS_TRAPS, i)} for i in range(hand_size)]
-                cards += [{"card": pick(MONSTERS, i), "zone": "monster", "position": "defence", "face_up": False}
-                          for i in range(set_monsters)]
-                cards += [{"card": pick(SPELLS_TRAPS, i), "zone": "spell_trap"} for i in range(set_cards)]
-            order = draw(st.permutations(deck)) if fresh else deck
-            return cards + [{"card": card, "zone": "deck"} for card in order]
-
-        mine = [] if opponent else [{"card": c} for c in ("cyclone", "dark_hole")][:hand_size]
-        base[player] = {"hand": 1, "deck": 5, "cards": public + mine + hidden_cards(False)}
-        other[player] = {"hand": 1, "deck": 5, "cards": public + mine + hidden_cards(True)}
+        if player == viewer:  # the viewer's own hand and Set card are the same in both
+            sizes = (0, 0, 0)
+            public += [{"card": "cyclone"}, {"card": "soul_rope", "zone": "spell_trap"}][:draw(st.integers(0, 2))]
+        else:
+            sizes = (draw(st.integers(0, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3)))
+        base[player] = {"hand": 1, "deck": 5, "cards": public + _hidden_cards(draw, False, sizes, deck)}
+        other[player] = {"hand": 1, "deck": 5, "cards": public + _hidden_cards(draw, True, sizes, deck)}
     return viewer, base, other
 
 

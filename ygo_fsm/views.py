@@ -314,8 +314,8 @@ def observe(game: GameState, player: str) -> Observation:
         found = hidden.get(uid) if uid is not None else None
         return found.ref if found is not None else uid
 
-    chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid), link.name,
-                                link.spell_speed, ref(link.target), link.negated) for link in game.chain)
+    chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid),
+                                link.name, link.spell_speed, ref(link.target), link.negated) for link in game.chain)
     attack = game.attack
     target = None if attack is None else ("direct" if attack.direct else ref(attack.target))
     attacker = ref(attack.attacker) if attack is not None else None
