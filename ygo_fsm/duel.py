@@ -22,7 +22,7 @@ from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
 from .priority import holder as priority_holder
-from .rules import guard_citation
+from .refusals import why_not
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
 from .spec import DONE_EVENT, Actor
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
@@ -296,12 +296,26 @@ class Duel:
             raise ValueError(f"unknown player {player!r}; players are A and B")
         return tuple(record.for_player(player) for record in self.trace)
 
+    def why_not(self, action: Action | str, player: str | None = None) -> str | None:
+        """Why ``action`` (an :class:`Action`, or its text: ``"activate cyclone>B.spell_trap.1"``)
+        is not legal now, with the clause it comes from; ``None`` when it is legal.
+
+        The reasons, first that applies: the duel is over; ``player`` does not hold priority;
+        the action is not offered here (the guard that blocks it, or where it is offered); the
+        option is not offered, and why (Set this turn, a cost that cannot be paid, a Quick-Play
+        Spell from the hand in the opponent's turn, no legal target, once per turn used, the
+        Damage Step's limits, already attacked, zones full …) — :mod:`ygo_fsm.refusals`.
+        """
+        if isinstance(action, Action):
+            name, choice, player = action.name, action.choice, action.player if player is None else player
+        else:
+            name, choice = Action.parse(action)
+        return why_not(self.rulebook, self.game, self._options(), name, choice, player)
+
     def explain_illegal(self, name: str) -> str:
-        """Why ``name`` (an action name, or its text with the option) is not legal now."""
-        action, choice = Action.parse(name)
-        if choice is not None and any(a.name == action for a in self.legal_actions()):
-            return f"{choice!r} is not one of its options"
-        return self._refusal(action, None)
+        """Why ``name`` (an action name, or its text with the option) is not legal now, or that it is."""
+        reason = self.why_not(name)
+        return f"{name!r} is legal now" if reason is None else reason
 
     # --- acting -----------------------------------------------------------------------
 
@@ -339,10 +353,9 @@ class Duel:
                 self._settle()
                 return
         offered = [str(action) for action in self.legal_actions()]
-        if any(t.spec.event == name and player in (None, p) for p, _, t, _ in options):
+        reason = why_not(self.rulebook, self.game, options, name, choice, player)
+        if reason is None:  # e.g. the option was named by a place that holds another card
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
-        else:
-            reason = self._refusal(name, player)
         text = f"{name} {choice}" if choice else name
         raise IllegalActionError(text, self.state, offered, reason=reason)
 
@@ -505,53 +518,6 @@ class Duel:
                 options.extend((holder, level, transition, choice) for choice in choices)
             handled.update(here)
         return options
-
-    def _refusal(self, name: str, player: str | None) -> str:
-        if self.is_over:
-            return f"the duel is over ({self.end_reason})"
-        holder = self.priority
-        if player is not None and player != holder:
-            return f"{player} does not hold priority ({holder} must act)"
-        for frame in reversed(self.game.frames):
-            for transition in self.rulebook.outgoing(frame.machine, frame.state):
-                spec = transition.spec
-                if spec.event != name:
-                    continue
-                if spec.is_player_action and self._player_of(spec.actor) != holder:
-                    continue
-                if not spec.is_player_action:
-                    return "the engine takes that step, not a player"
-                reasons = self._blocking_guards(transition, frame)
-                if reasons:
-                    return f"{reasons} [{spec.rule}]"
-        return self._declared_elsewhere(name)
-
-    @staticmethod
-    def _blocking_guards(transition: CompiledTransition, frame: Frame) -> str:
-        spec = transition.spec
-        failed = [g for g, check in zip(spec.guards, transition.guards, strict=True) if not check(frame)]
-        held = [u for u, check in zip(spec.unless, transition.unless, strict=True) if check(frame)]
-        def cite(name: str) -> str:
-            citation = guard_citation(name)
-            return f" ({citation})" if citation else ""
-
-        return ", ".join([f"{g} does not hold{cite(g)}" for g in failed] + [f"{u} holds{cite(u)}" for u in held])
-
-    def _declared_elsewhere(self, name: str) -> str:
-        """Where an action not offered here is declared, and what would block it there."""
-        active = {frame.machine: frame for frame in self.game.frames}
-        places: list[str] = []
-        for machine_id in self.rulebook.specs:
-            for transition in self.rulebook.machines_transitions(machine_id):
-                if transition.spec.event != name or not transition.spec.is_player_action:
-                    continue
-                where = f"{machine_id}.{transition.spec.source}"
-                frame = active.get(machine_id)
-                blocked = self._blocking_guards(transition, frame) if frame is not None else ""
-                places.append(f"{where}, where {blocked}" if blocked else where)
-        if not places:
-            return "no machine declares that action"
-        return "only offered in " + "; ".join(places)
 
     def _enter_children(self) -> None:
         """Push the machines run by the innermost state, recursively, at their initial states."""
