@@ -240,3 +240,51 @@ def test_random_play_never_shows_a_player_a_card_hidden_from_them(setup: Setup, 
         _check_no_leak(duel, list(duel.trace[before:]))
         if duel.is_over:
             break
+
+
+# --- the trace file ------------------------------------------------------------------------------
+
+
+def test_each_record_holds_lp_and_hand_counts() -> None:
+    """A record says both players' LP and hand size once its transition is taken: activating
+    「ブラック・ホール」 from the hand leaves the hand one card smaller (000 CHAIN1 …发动)."""
+    duel = duel_of({"A": {"hand": 2, "cards": [{"card": "dark_hole"}, {"card": "jougen", "zone": "monster"}]}})
+    first = duel.trace[-1]
+    assert first.lp is not None and first.hand is not None
+    assert (first.lp.A, first.lp.B, first.hand.A, first.hand.B) == (8000, 8000, 3, 5)
+    duel.apply("activate dark_hole")
+    assert duel.trace[-1].hand is not None and duel.trace[-1].hand.A == 2
+
+
+def test_a_trace_file_has_a_header_and_replays_and_narrates_alone(tmp_path: Any) -> None:
+    """A trace file starts with the setup (profile included): narrate reads it, a replay from it
+    gives the same records; refused attempts are kept when asked for."""
+    from ygo_fsm.errors import IllegalActionError, TraceFormatError
+    from ygo_fsm.trace import dumps, loads, narrate, read_trace
+
+    setup = card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                               "players": {"A": {"cards": [{"card": "cyclone"}]}}}))
+    duel = Duel(setup, record_refusals=True)
+    duel.apply("set_spell_trap cyclone")
+    try:
+        duel.apply("enter_battle_phase")
+    except IllegalActionError:
+        pass
+    duel.apply("pass")
+    path = tmp_path / "t.jsonl"
+    path.write_text(duel.trace_jsonl(), encoding="utf-8")
+    read = read_trace(path)
+    assert read.header is not None and read.header.profile == "ocg2008"
+    assert read.records == duel.trace
+    assert [r.action for r in read.refusals] == ["enter_battle_phase"]
+    assert "only offered in" in read.refusals[0].reason
+    replayed = Duel.from_trace(path.read_text(encoding="utf-8"))
+    assert replayed == duel and replayed.trace == duel.trace
+    assert narrate(read.records, duel.rulebook.specs) == narrate(duel.trace, duel.rulebook.specs)
+    assert loads(dumps(duel.trace)) == list(duel.trace)  # a file without a header reads as before
+    try:
+        Duel.from_trace(dumps(duel.trace))
+    except TraceFormatError as exc:
+        assert "no header" in str(exc)
+    else:
+        raise AssertionError("a trace without a header replayed")

@@ -21,7 +21,8 @@ Commands
 ``schema scenario|trace|machine``
     Print a JSON Schema.
 ``narrate TRACE.jsonl [--lang zh|en]``
-    Print the narration of a JSON Lines trace.
+    Print the narration of a JSON Lines trace (``run --trace`` writes a header line with the
+    setup first; files without it are read too).
 
 Exit codes: 0 ok; 1 an expectation in a scenario failed; 2 invalid input (bad YAML, schema
 error, unknown state, an illegal action the scenario did not expect, …), reported as one
@@ -423,7 +424,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             (args.golden / f"{path.stem}.txt").write_text(story(result.trace, rulebook.specs), encoding="utf-8")
     if args.trace is not None and last is not None:
         try:
-            write_jsonl(last.trace, args.trace)
+            if last.duel is not None:  # a header line with the setup, then the records
+                args.trace.write_text(last.duel.trace_jsonl(), encoding="utf-8")
+            else:
+                write_jsonl(last.trace, args.trace)
         except OSError as exc:
             raise UsageError(f"run: --trace {args.trace}: {exc.strerror or exc}") from exc
     errors = invalid + sum(result.outcome is Outcome.error for result in results)

@@ -19,14 +19,14 @@ from typing import Any
 
 from .cards import CardSpec, CardType, default_library
 from .engine import CompiledTransition, Rulebook, default_rulebook
-from .errors import EngineError, IllegalActionError, StateFormatError
+from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
 from .priority import holder as priority_holder
 from .refusals import why_not
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
 from .spec import DONE_EVENT, Actor
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
-from .trace import TraceRecord
+from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
 from .views import Observation, hidden_from, mask_key, mask_label, mask_record, observe
 
 
@@ -105,11 +105,14 @@ class Duel:
     ``setup``, the ``history`` of actions and the ``trace``; everything else is its ``game``.
     """
 
+    _refusals: list[Refusal] | None
+
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions")
+                 "resolutions", "_refusals")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
+                 library: dict[str, CardSpec] | None = None, record_refusals: bool = False,
+                 **overrides: object) -> None:
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -118,6 +121,7 @@ class Duel:
         self.setup = setup
         game = self.game = self.initial_game(setup, rulebook=self.rulebook, library=library)
         self._start_runtime()
+        self._refusals = [] if record_refusals else None
         try:
             start = self.rulebook.state("turn", setup.phase)
         except KeyError:
@@ -137,6 +141,7 @@ class Duel:
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+        self._refusals = None
 
     @staticmethod
     def initial_game(setup: Setup, *, rulebook: Rulebook | None = None,
@@ -296,6 +301,43 @@ class Duel:
             raise ValueError(f"unknown player {player!r}; players are A and B")
         return tuple(record.for_player(player) for record in self.trace)
 
+    @property
+    def refusals(self) -> tuple[Refusal, ...]:
+        """The refused attempts, when the duel records them (``Duel(record_refusals=True)``)."""
+        return tuple(self._refusals or ())
+
+    def trace_header(self) -> TraceHeader:
+        """The first line of this duel's trace file: its setup and profile."""
+        return TraceHeader(profile=self.setup.profile.value,
+                           setup=self.setup.model_dump(mode="json", by_alias=True, exclude_defaults=True))
+
+    def trace_jsonl(self) -> str:
+        """The judge's trace as a trace file: the header, then one record per line (and the
+        refused attempts, when recorded). ``ygo-fsm narrate`` reads it; :meth:`from_trace` replays it."""
+        return dumps(self.trace, header=self.trace_header(), refusals=self.refusals)
+
+    @classmethod
+    def from_trace(cls, trace: Trace | str, *, rulebook: Rulebook | None = None,
+                   library: dict[str, CardSpec] | None = None) -> Duel:
+        """The duel a trace file (its text, or :func:`~ygo_fsm.trace.parse_trace`'s result)
+        records, replayed from its header's setup through its players' actions. Raises
+        :class:`~ygo_fsm.errors.TraceFormatError` when the file has no header or does not replay
+        to the same records."""
+        parsed = parse_trace(trace) if isinstance(trace, str) else trace
+        if parsed.header is None:
+            raise TraceFormatError("trace: no header line: a trace written before headers cannot be replayed")
+        try:
+            setup = Setup.model_validate(parsed.header.setup)
+            duel = cls.replay(setup, [Action(*action) for action in actions(parsed.records)], rulebook=rulebook,
+                              library=library)
+        except (ValueError, IllegalActionError) as exc:
+            raise TraceFormatError(f"trace: does not replay: {exc}") from exc
+        if duel.trace != parsed.records:
+            seq = next((a.seq for a, b in zip(duel.trace, parsed.records, strict=False) if a != b),
+                       min(len(duel.trace), len(parsed.records)) + 1)
+            raise TraceFormatError(f"trace: line for seq {seq}: the replay differs from the recorded transition")
+        return duel
+
     def why_not(self, action: Action | str, player: str | None = None) -> str | None:
         """Why ``action`` (an :class:`Action`, or its text: ``"activate cyclone>B.spell_trap.1"``)
         is not legal now, with the clause it comes from; ``None`` when it is legal.
@@ -357,6 +399,8 @@ class Duel:
         if reason is None:  # e.g. the option was named by a place that holds another card
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
         text = f"{name} {choice}" if choice else name
+        if self._refusals is not None:
+            self._refusals.append(Refusal(after=self._seq, action=text, player=player, reason=reason))
         raise IllegalActionError(text, self.state, offered, reason=reason)
 
     def copy(self) -> Duel:
@@ -371,6 +415,7 @@ class Duel:
         clone._seq = self._seq
         clone._option_cache = None
         clone.resolutions = list(self.resolutions)
+        clone._refusals = list(self._refusals) if self._refusals is not None else None
         return clone
 
     # --- the duel as a value -------------------------------------------------------------

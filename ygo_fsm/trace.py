@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -95,36 +96,124 @@ class TraceRecord(BaseModel):
         return self.model_copy(update={"choice": view.choice, "detail": view.detail, "views": ()})
 
 
-def dumps(records: Iterable[TraceRecord]) -> str:
-    """JSON Lines text: one record per line."""
-    return "".join(record.model_dump_json() + "\n" for record in records)
+TRACE_FORMAT: Literal["ygo-fsm/trace"] = "ygo-fsm/trace"
+TRACE_VERSION = 1
 
 
-def write_jsonl(records: Iterable[TraceRecord], path: Path) -> None:
-    path.write_text(dumps(records), encoding="utf-8")
+class TraceHeader(BaseModel):
+    """The first line of a trace file: what the duel started from (its setup, profile
+    included), so that narrating it or replaying it needs nothing else. The actions are the
+    records' player transitions (:func:`actions`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: Literal["ygo-fsm/trace"] = TRACE_FORMAT
+    version: int = TRACE_VERSION
+    profile: str
+    setup: dict[str, Any]
+    """The :class:`~ygo_fsm.game.Setup` as JSON (``Setup.model_validate`` reads it back)."""
 
 
-def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
-    """Parse JSON Lines text; a bad line raises :class:`TraceFormatError` naming it."""
-    records = []
+class Refusal(BaseModel):
+    """An action a duel refused (recorded when the duel keeps them: ``Duel(record_refusals=True)``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after: int
+    """The seq of the last transition taken before the attempt (0: before any)."""
+    action: str
+    player: str | None = None
+    reason: str
+
+
+class Trace(BaseModel):
+    """A trace file read back: its header (``None`` for files written before headers), its
+    records, and the refused attempts it holds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    header: TraceHeader | None = None
+    records: tuple[TraceRecord, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+
+
+def dumps(records: Iterable[TraceRecord], *, header: TraceHeader | None = None,
+          refusals: Iterable[Refusal] = ()) -> str:
+    """JSON Lines text: the header (if given), then one record per line; each refused attempt
+    follows the record it came after, as ``{"refused": {...}}``."""
+    lines = [header.model_dump_json() + "\n"] if header is not None else []
+    waiting = sorted(refusals, key=lambda refusal: refusal.after)
+    lines += ['{"refused":' + r.model_dump_json() + "}\n" for r in waiting if r.after <= 0]
+    waiting = [r for r in waiting if r.after > 0]
+    for record in records:
+        lines.append(record.model_dump_json() + "\n")
+        while waiting and waiting[0].after <= record.seq:
+            lines.append('{"refused":' + waiting.pop(0).model_dump_json() + "}\n")
+    lines += ['{"refused":' + r.model_dump_json() + "}\n" for r in waiting]
+    return "".join(lines)
+
+
+def write_jsonl(records: Iterable[TraceRecord], path: Path, *, header: TraceHeader | None = None,
+                refusals: Iterable[Refusal] = ()) -> None:
+    path.write_text(dumps(records, header=header, refusals=refusals), encoding="utf-8")
+
+
+def parse_trace(text: str, *, source: str = "<trace>") -> Trace:
+    """Parse a trace file: an optional header line, then records (and refused attempts); a bad
+    line raises :class:`TraceFormatError` naming it."""
+    header: TraceHeader | None = None
+    records: list[TraceRecord] = []
+    refusals: list[Refusal] = []
+    seen_line = False
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(TraceRecord.model_validate_json(line))
+            if not seen_line and f'"format":"{TRACE_FORMAT}"' in line.replace(" ", ""):
+                header = TraceHeader.model_validate_json(line)
+            elif line.lstrip().startswith('{"refused"'):
+                refusals.append(_RefusalLine.model_validate_json(line).refused)
+            else:
+                records.append(TraceRecord.model_validate_json(line))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "(record)"
             raise TraceFormatError(f"{source}: line {number}: {where}: {first['msg']}") from exc
-    return records
+        seen_line = True
+    return Trace(header=header, records=tuple(records), refusals=tuple(refusals))
 
 
-def read_jsonl(path: Path) -> list[TraceRecord]:
+class _RefusalLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    refused: Refusal
+
+
+def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
+    """The records of JSON Lines trace text (a header line, if any, and refused attempts are
+    skipped); a bad line raises :class:`TraceFormatError` naming it."""
+    return list(parse_trace(text, source=source).records)
+
+
+def read_trace(path: Path) -> Trace:
+    """A trace file with its header (see :func:`parse_trace`)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceFormatError(f"{path}: cannot read: {exc}") from exc
-    return loads(text, source=str(path))
+    return parse_trace(text, source=str(path))
+
+
+def read_jsonl(path: Path) -> list[TraceRecord]:
+    """The records of a trace file (with or without a header)."""
+    return list(read_trace(path).records)
+
+
+def actions(records: Iterable[TraceRecord]) -> list[tuple[str, str, str | None]]:
+    """The player actions a trace records, in order — (event, player, option): every
+    transition a player took (the engine's follow from them). With the header's setup they
+    replay the duel (``Duel.from_trace``)."""
+    return [(record.event, record.actor, record.choice) for record in records if record.actor != "engine"]
 
 
 _ACTOR = {
