@@ -79,7 +79,8 @@ def test_a_cost_that_cannot_be_paid_gives_the_numbers() -> None:
 
 def test_a_quick_play_spell_in_the_hand_waits_for_its_controllers_turn() -> None:
     """A Quick-Play Spell is activated from the hand only in its controller's turn (Rulebook v7.1 p.18)."""
-    duel = duel_of({"A": {"cards": [{"card": "soul_rope", "zone": "spell_trap"}]}, "B": {"cards": [{"card": "cyclone"}]}})
+    duel = duel_of({"A": {"cards": [{"card": "soul_rope", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "cyclone"}]}})
     duel.apply("pass")  # B holds priority in A's Main Phase
     reason = refused(duel, "activate cyclone>soul_rope")
     assert "Quick-Play Spell in the hand" in reason and "Rulebook" in reason

@@ -8,6 +8,7 @@ both graveyards and face-up banished cards are public (001 【怪兽通常召唤
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -266,10 +267,8 @@ def test_a_trace_file_has_a_header_and_replays_and_narrates_alone(tmp_path: Any)
                                                "players": {"A": {"cards": [{"card": "cyclone"}]}}}))
     duel = Duel(setup, record_refusals=True)
     duel.apply("set_spell_trap cyclone")
-    try:
+    with contextlib.suppress(IllegalActionError):
         duel.apply("enter_battle_phase")
-    except IllegalActionError:
-        pass
     duel.apply("pass")
     path = tmp_path / "t.jsonl"
     path.write_text(duel.trace_jsonl(), encoding="utf-8")
