@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import card_spec
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_chain_properties import setups
 
@@ -173,7 +173,11 @@ def test_why_not_is_none_exactly_for_what_apply_accepts(setup: Setup, data: st.D
     """Every legal action (as the player sees it and as the judge names it) has no reason; every
     other action text — random names and cards — has one, apply refuses it with that reason,
     and the duel is unchanged."""
-    duel = Duel(card_id_uids(setup), library=default_library())
+    try:
+        duel = Duel(card_id_uids(setup), library=default_library())
+    except ValueError:  # the shared strategy may put more than five cards in a zone
+        assume(False)
+        return
     for _ in range(40):
         if duel.is_over:
             assert duel.why_not("pass") == f"the duel is over ({duel.end_reason})"

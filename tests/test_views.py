@@ -12,7 +12,7 @@ import contextlib
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_chain_properties import setups
 
@@ -229,7 +229,11 @@ def test_random_play_never_shows_a_player_a_card_hidden_from_them(setup: Setup, 
     """Throughout random legal play, neither a player's observation, nor the options offered to
     them, nor their view of each new trace record names (by uid or name) a card hidden from them
     (Look)."""
-    duel = Duel(card_id_uids(setup) if data.draw(st.booleans(), label="card-id uids") else setup)
+    try:
+        duel = Duel(card_id_uids(setup) if data.draw(st.booleans(), label="card-id uids") else setup)
+    except ValueError:  # the shared strategy may put more than five cards in a zone
+        assume(False)
+        return
     _check_no_leak(duel, list(duel.trace))
     for _ in range(80):
         if duel.is_over:
