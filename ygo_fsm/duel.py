@@ -279,7 +279,7 @@ class Duel:
         accepts both.
         """
         options = self._options()
-        if judge or not options:
+        if judge or all(c is None for _, _, _, c in options):
             return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
         hidden = hidden_from(self.game, options[0][0])

@@ -46,7 +46,8 @@ __all__ = [
     "place_ref",
 ]
 
-_PUBLIC_ZONES = (Zone.graveyard, Zone.banished, Zone.lingering)
+_HIDING_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.deck)
+"""The zones where a card may be hidden from a player: only the deck from its own player."""
 
 
 def place_ref(player: str, zone: Zone, index: int) -> str:
@@ -97,11 +98,12 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
     summon = game.summon
     shown = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:
-        for zone, card in game.players[player].all_cards():
-            if card.uid != shown and not known_to(viewer, player, zone, card):
-                index = game.players[player].zone_list(zone).index(card)
-                hidden[card.uid] = Hidden(card.uid, card.name, place_ref(player, zone, index),
-                                          place_text(player, zone, index))
+        state = game.players[player]
+        for zone in _HIDING_ZONES if player != viewer else (Zone.deck,):
+            for index, card in enumerate(state.zone_list(zone)):
+                if card.uid != shown and not known_to(viewer, player, zone, card):
+                    hidden[card.uid] = Hidden(card.uid, card.name, place_ref(player, zone, index),
+                                              place_text(player, zone, index))
     if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
         hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, f"{summon.player}.summon.1",
                                          f"{summon.player}正在覆盖放置的怪兽")
