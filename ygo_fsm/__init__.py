@@ -18,6 +18,7 @@ from .errors import (
 )
 from .game import HandLimitEffect, Monster, PlayerSetup, Position, Profile, Setup, TurnEffect
 from .trace import TraceRecord
+from .views import Observation
 
 __all__ = [
     "Action",
@@ -27,6 +28,7 @@ __all__ = [
     "IllegalActionError",
     "MachineDefinitionError",
     "Monster",
+    "Observation",
     "PlayerSetup",
     "Position",
     "Profile",

@@ -67,7 +67,7 @@ The format
                                            # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
         by: B                              # optional: refused to that player
-        reason: B does not hold priority   # optional: text the refusal must contain
+        reason: B does not hold priority   # optional: text the refusal (Duel.why_not's reason) must contain
       - pass_until: main_phase_2           # pass (only pass) until the state path is inside this state
 
 Every step may also carry ``note:`` (free text). The value of ``setup.players.*.hand_limit``
@@ -95,7 +95,12 @@ Semantics
   duel, including the transitions the engine took while creating it); a transition is
   named by its id in the machine file (``first_turn_no_draw``) or as ``machine.id``.
 * ``refuse`` is a failure when the action is offered; otherwise the duel must raise
-  :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was.
+  :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was. Its message holds
+  :meth:`Duel.why_not <ygo_fsm.duel.Duel.why_not>`'s reason (``was Set this turn``,
+  ``cost is 1500 LP and B has 1000``, ``B does not hold priority`` …), which ``reason`` matches.
+* An option may name a card by its uid (the judge's name) or by its place as the acting
+  player is shown it (``activate cyclone>A.spell_trap.1``); ``legal`` and ``not_legal``
+  accept both forms.
 * ``pass_until`` takes ``pass`` while the state path is not inside the given state. Already
   inside it, it does nothing. It is a failure when a player who must act is not offered
   ``pass`` (a choice is needed: use ``do``), when the duel ends first, or when the state is
@@ -184,7 +189,9 @@ TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
 
 Player = Literal["A", "B"]
-_NAME = r"^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*(#[0-9]+)?(>[a-z][a-z0-9_]*)?(\+[a-z][a-z0-9_]*)*)?$"
+_CARD = r"(?:[a-z][a-z0-9_]*|[AB]\.[a-z_]+\.[1-9][0-9]*)"
+"""A card in an option: its uid, or its place as a player is shown it (``A.spell_trap.1``)."""
+_NAME = rf"^[a-z][a-z0-9_]*( {_CARD}(#[0-9]+)?(>{_CARD})?(\+{_CARD})*)?$"
 ActionName = Annotated[str, Field(pattern=_NAME)]
 """An action: its name, optionally followed by the option chosen (``activate cyclone>apophis_avatar``)."""
 TransitionName = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
