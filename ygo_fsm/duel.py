@@ -108,7 +108,7 @@ class Duel:
     _refusals: list[Refusal] | None
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions", "_refusals")
+                 "resolutions", "_refusals", "_view_cache")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: dict[str, CardSpec] | None = None, record_refusals: bool = False,
@@ -138,6 +138,7 @@ class Duel:
         self._records: list[tuple[object, ...]] = []
         self._trace: list[TraceRecord] = []
         self._option_cache: list[_Option] | None = None
+        self._view_cache: tuple[list[_Option], tuple[Action, ...]] | None = None
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
@@ -282,10 +283,20 @@ class Duel:
         if judge or all(c is None for _, _, _, c in options):
             return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
+        cached = self._view_cache
+        if cached is not None and cached[0] is options:
+            return list(cached[1])
         hidden = hidden_from(self.game, options[0][0])
-        return [Action(t.spec.event, player, mask_key(c.key, hidden) if c else None,
-                       mask_label(c.label, c.key, hidden) if c else "")
-                for player, _, t, c in options]
+        actions: list[Action] = []
+        for player, _, transition, option in options:
+            if option is None:
+                actions.append(Action(transition.spec.event, player))
+                continue
+            key = mask_key(option.key, hidden)
+            label = option.label if key == option.key else mask_label(option.label, option.key, hidden)
+            actions.append(Action(transition.spec.event, player, key, label))
+        self._view_cache = (options, tuple(actions))
+        return actions
 
     def observation(self, player: str) -> Observation:
         """What ``player`` may know of the duel now: their hand, both fields with the
@@ -414,6 +425,7 @@ class Duel:
         clone._trace = list(self._trace)
         clone._seq = self._seq
         clone._option_cache = None
+        clone._view_cache = None
         clone.resolutions = list(self.resolutions)
         clone._refusals = list(self._refusals) if self._refusals is not None else None
         return clone
