@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .game import PLAYERS, Zone
 from .priority import holder
@@ -78,16 +78,27 @@ def known_to(viewer: str, player: str, zone: Zone, card: CardInstance) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Hidden:
-    """One card hidden from a viewer: where it is and what it is (for masking)."""
+class Hidden(NamedTuple):
+    """One card hidden from a viewer: what it is (for masking) and where it is."""
 
     uid: str
     name: str
-    ref: str
-    """``B.spell_trap.2``."""
-    text: str
-    """The place in words."""
+    player: str
+    zone: Zone | None
+    """``None`` for a monster being Set, taken out and in no zone."""
+    place: int
+    """Its place in the zone, from 0."""
+
+    @property
+    def ref(self) -> str:
+        """``B.spell_trap.2``."""
+        return place_ref(self.player, self.zone, self.place) if self.zone is not None else f"{self.player}.summon.1"
+
+    @property
+    def text(self) -> str:
+        """The place in words."""
+        return place_text(self.player, self.zone, self.place) if self.zone is not None else \
+            f"{self.player}正在覆盖放置的怪兽"
 
 
 def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
@@ -102,11 +113,9 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
         for zone in _HIDING_ZONES if player != viewer else (Zone.deck,):
             for index, card in enumerate(state.zone_list(zone)):
                 if card.uid != shown and not known_to(viewer, player, zone, card):
-                    hidden[card.uid] = Hidden(card.uid, card.name, place_ref(player, zone, index),
-                                              place_text(player, zone, index))
+                    hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
     if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
-        hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, f"{summon.player}.summon.1",
-                                         f"{summon.player}正在覆盖放置的怪兽")
+        hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, summon.player, None, 0)
     return hidden
 
 
@@ -116,7 +125,7 @@ _KEY_PARTS = re.compile(r"([>+#])")
 def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
     """An option key with every uid of a hidden card replaced by its place
     (``cyclone>mirror_force`` → ``cyclone>B.spell_trap.1``)."""
-    if not hidden:
+    if not hidden or not any(uid in key for uid in hidden):
         return key
     parts = _KEY_PARTS.split(key)
     for number, part in enumerate(parts):
