@@ -155,12 +155,15 @@ def hidden_variants(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any
 @given(variants=hidden_variants(), phase=st.sampled_from(["main_phase_1", "end_phase"]))
 def test_states_differing_only_in_hidden_information_look_the_same(
         variants: tuple[str, dict[str, Any], dict[str, Any]], phase: str) -> None:
-    """observation(p) of two duels that differ only in what p may not know are equal (Look).
+    """observation(p) of two duels that differ only in what p may not know are equal, and so are
+    the options offered to p (Look).
     With the default uids: the card-id names of scenario files are the judge's (a face-up
     ``jougen_2`` says another 「昇霊術師 ジョウゲン」 is somewhere)."""
     viewer, base, other = variants
     first, second = (duel_of(players, turn_player=viewer, phase=phase, named=False) for players in (base, other))
     assert first.observation(viewer) == second.observation(viewer)
+    if first.priority == viewer:  # and the options offered to the viewer read the same
+        assert [(str(a), a.label) for a in first.legal_actions()] == [(str(a), a.label) for a in second.legal_actions()]
 
 
 def test_a_difference_the_viewer_may_see_shows() -> None:

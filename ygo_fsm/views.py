@@ -155,7 +155,9 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
             masked = head + arrow + tail.replace(quoted, place, 1)
         else:
             masked = masked.replace(quoted, place, 1)
-    if any(found.name in masked for found in (hidden.get(uid) for uid in _key_uids(key)) if found):
+    head, arrow, tail = masked.partition(" → ")
+    checked = tail if arrow else masked  # the card before the arrow is the acting player's own
+    if any(f"「{found.name}」" in checked for found in (hidden.get(uid) for uid in _key_uids(key)) if found):
         return mask_key(key, hidden)
     return masked
 
