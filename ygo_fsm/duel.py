@@ -532,11 +532,6 @@ class Duel:
 
     # --- the engine -------------------------------------------------------------------
 
-    def _player_of(self, actor: Actor) -> str | None:
-        if actor is Actor.priority_holder:
-            return self.priority
-        return self.turn_player if actor is Actor.turn_player else self.opponent
-
     def _options(self) -> list[_Option]:
         """Enabled player transitions for the player who must act, innermost frame first."""
         if self._option_cache is None:
