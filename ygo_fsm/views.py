@@ -167,8 +167,8 @@ _TARGETING = ("选择", "攻击对象为", "把", "里侧表示的")
 
 def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] = ()) -> str:
     """A narration line with the names of hidden cards replaced by their places. When a card
-    the viewer may see has the same name, only the names right after 选择 / 攻击对象为 (a
-    target) are replaced."""
+    the viewer may see has the same name, only the names right after 选择 / 攻击对象为 / 把 /
+    里侧表示的 (a target, a tribute, a face-down card) are replaced."""
     if not hidden:
         return line
     shown = set(shown_names)
@@ -343,7 +343,13 @@ def observe(game: GameState, player: str) -> Observation:
 def mask_record(game: GameState, viewer: str, choice: str | None,
                 detail: Iterable[str]) -> tuple[str | None, tuple[str, ...]] | None:
     """A trace record's option and narration as ``viewer`` may see them now (hidden cards
-    named by their place), or ``None`` when they reveal nothing hidden."""
+    named by their place), or ``None`` when they reveal nothing hidden.
+
+    "Now" is once the transition is taken: a card that the transition hides (Set, or returned
+    to a hand) is masked in its own narration too — the view errs on the side of hiding.
+    Narration names cards by their printed names; when a card the viewer may see has the same
+    name as a hidden one, only the names right after 选择 / 攻击对象为 / 把 are masked
+    (:func:`mask_text`)."""
     hidden = hidden_from(game, viewer)
     lines = tuple(detail)
     if not hidden:
