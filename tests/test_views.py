@@ -78,6 +78,24 @@ def test_a_face_down_attack_target_is_named_by_its_place() -> None:
     assert all("リフレクト" not in line for line in record.detail)
 
 
+def test_the_opponent_sees_a_set_as_a_place_in_the_trace() -> None:
+    """The trace's choice of a Set names the Set card for the judge and its owner only; the
+    opponent sees where it went (001 …（里侧表示通常召唤的场合不公开）; Look)."""
+    duel = duel_of({"A": {"cards": [{"card": "mirror_force"}, {"card": "beetle_armor_knight"}]}})
+    duel.apply("set_spell_trap mirror_force")
+    while "set_monster" not in {a.name for a in duel.legal_actions()}:
+        duel.apply("pass")
+    duel.apply("set_monster beetle_armor_knight")
+    sets = [r.seq for r in duel.trace if r.event in ("set_spell_trap", "set_monster")]
+    assert [duel.trace[seq - 1].choice for seq in sets] == ["mirror_force", "beetle_armor_knight"]
+    assert [duel.trace_for("A")[seq - 1].choice for seq in sets] == ["mirror_force", "beetle_armor_knight"]
+    seen_by_b = [duel.trace_for("B")[seq - 1].choice for seq in sets]
+    assert seen_by_b[0] == "A.spell_trap.1"
+    assert seen_by_b[1] == "A.hand.1"  # declared while still in the hand (step 1)
+    assert all("ミラーフォース" not in line and "甲虫装甲騎士" not in line
+               for record in duel.trace_for("B") for line in record.detail)
+
+
 def test_observation_shows_own_hand_and_set_cards_and_only_counts_of_the_opponents_hand() -> None:
     """Each player knows their own hand and Set cards; of the opponent's hand only its size; of
     either deck only its size (Look)."""
