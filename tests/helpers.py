@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec
+from ygo_fsm.game import card_id_uids
 
 
 def card_spec(card_id: str, card_type: str, *effects: dict[str, Any], **extra: Any) -> CardSpec:
@@ -21,3 +23,9 @@ def card_spec(card_id: str, card_type: str, *effects: dict[str, Any], **extra: A
 def library(*cards: CardSpec) -> dict[str, CardSpec]:
     """A card library holding exactly ``cards``."""
     return {card.id: card for card in cards}
+
+
+def judge_duel(setup: Setup | None = None, **options: Any) -> Duel:
+    """A duel whose cards given no uid are named by their card id, as scenario files name them
+    (:func:`ygo_fsm.game.card_id_uids`): the judge's names, for tests that name cards."""
+    return Duel(card_id_uids(setup) if setup is not None else None, **options)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import judge_duel
 
 from ygo_fsm import Duel, IllegalActionError
 from ygo_fsm.actions import KIND_BASE, NUM_DISTINCT_ACTIONS, decode
@@ -42,10 +43,11 @@ def test_encoding_is_a_bijection_on_legal_actions_and_the_mask_matches(seed: int
         mask = duel.legal_action_mask()
         assert len(mask) == NUM_DISTINCT_ACTIONS == Duel.num_distinct_actions
         assert {i for i, flag in enumerate(mask) if flag} == set(indices)
-        for action, index in zip(legal, indices, strict=True):
-            assert decode(duel.game, action.player, index) == (action.name, action.choice)
-            assert duel.action_to_string(index) == str(action)
-            assert duel.string_to_action(str(action)) == index
+        judged = duel.legal_actions(judge=True)  # the same actions, every card named by its uid
+        for action, judge, index in zip(legal, judged, indices, strict=True):
+            assert decode(duel.game, action.player, index) == (judge.name, judge.choice)
+            assert duel.action_to_string(index) == str(action)  # as the acting player is shown it
+            assert duel.string_to_action(str(action)) == index == duel.string_to_action(str(judge))
             kinds_seen.add(action.name)
     assert {"pass", "activate", "normal_summon", "declare_attack"} <= kinds_seen
 
@@ -77,7 +79,7 @@ def test_an_index_names_a_position_not_a_card() -> None:
         setup = Setup.model_validate({"phase": "main_phase_1", "turn": 2, "players": {"A": {"cards": [
             {"card": first, "zone": "hand"}, {"card": "cyclone", "zone": "hand"},
             {"card": "beetle_armor_knight", "zone": "hand"}]}}})
-        duel = Duel(setup)
+        duel = judge_duel(setup)
         assert duel.string_to_action("normal_summon beetle_armor_knight") == KIND_BASE["normal_summon"] + 2
 
 
@@ -86,7 +88,7 @@ def test_discard_choices_are_linear_in_the_hand_size(named: int) -> None:
     """000 ●エンドフェイズ【３】: the turn player discards until the hand is at the limit (6),
     choosing one card at a time — n cards in hand give n options, never one per subset."""
     cards = [{"card": "sage_chiron", "zone": "hand"} for _ in range(named)]
-    duel = Duel(Setup.model_validate({"phase": "end_phase", "turn": 2, "players": {"A": {"cards": cards}}}))
+    duel = judge_duel(Setup.model_validate({"phase": "end_phase", "turn": 2, "players": {"A": {"cards": cards}}}))
     duel.apply("pass")
     duel.apply("pass")
     for chosen in range(named - 6):

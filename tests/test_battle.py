@@ -16,7 +16,7 @@ from helpers import card_spec
 from ygo_fsm import Duel, Setup, TurnEffect
 from ygo_fsm.cards import CardSpec, EffectSpec, default_library, register_resolution
 from ygo_fsm.effects import damage_step_allows
-from ygo_fsm.game import Position, Zone
+from ygo_fsm.game import Position, Zone, card_id_uids
 
 # --- cards --------------------------------------------------------------------------------------
 
@@ -96,15 +96,15 @@ def duel_of(a: Sequence[dict[str, Any]] = (), b: Sequence[dict[str, Any]] = (), 
         "profile": profile, "turn": 3, "phase": phase, "effects": list(effects),
         "players": {"A": {"lp": a_lp, "monsters": list(a), "cards": list(a_cards)},
                     "B": {"lp": b_lp, "monsters": list(b), "cards": list(b_cards)}}})
-    return Duel(setup, library=LIB)
+    return Duel(card_id_uids(setup), library=LIB)
 
 
 def acts(duel: Duel) -> list[str]:
-    return [str(a) for a in duel.legal_actions()]
+    return [str(a) for a in duel.legal_actions(judge=True)]
 
 
 def options(duel: Duel, name: str) -> set[str]:
-    return {a.choice for a in duel.legal_actions() if a.name == name and a.choice}
+    return {a.choice for a in duel.legal_actions(judge=True) if a.name == name and a.choice}
 
 
 def pass_until(duel: Duel, done: Callable[[Duel], bool], limit: int = 60) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec
-from ygo_fsm.game import Zone
+from ygo_fsm.game import Zone, card_id_uids
 
 
 def library(*cards: dict[str, Any]) -> dict[str, CardSpec]:
@@ -32,7 +32,7 @@ def test_opponent_chooses_the_target_under_noble_de_noir() -> None:
         "turn": 3, "phase": "battle_phase", "effects": ["opponent_chooses_attack_target"],
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}]},
                     "B": {"monsters": [{"name": "Weak", "atk": 500}, {"name": "Strong", "atk": 2500}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack a_monster_1")
     assert duel.state == "battle_phase.attack_declaration.target_chosen_by_opponent"
@@ -48,7 +48,7 @@ def test_without_noble_de_noir_the_attacking_player_chooses() -> None:
         "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}]},
                     "B": {"monsters": [{"name": "Weak", "atk": 500}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack a_monster_1")
     assert duel.state == "battle_phase.attack_declaration.choose_target" and duel.priority == "A"
@@ -68,7 +68,7 @@ def test_flip_effect_waits_until_after_damage_calculation() -> None:
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1000}]},
                     "B": {"cards": [{"card": "flip_monster", "zone": "monster", "position": "defence",
                                      "face_up": False, "set_turn": 2}]}}})
-    duel = Duel(setup, library=library(FLIP))
+    duel = Duel(card_id_uids(setup), library=library(FLIP))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack a_monster_1")
     duel.apply("choose_target flip_monster")
@@ -98,7 +98,7 @@ def test_end_step_phase_effects_are_handled_before_the_battle_phase_ends() -> No
     setup = Setup.model_validate({
         "turn": 3, "phase": "battle_phase",
         "players": {"A": {"cards": [{"card": "goblin_like", "zone": "monster", "position": "defence"}]}}})
-    duel = Duel(setup, library=library(STEP_EFFECT))
+    duel = Duel(card_id_uids(setup), library=library(STEP_EFFECT))
     pass_until(duel, "battle_phase.end_step")
     assert legal(duel) == ["pass", "process goblin_like"]
     duel.apply("pass")
@@ -116,7 +116,7 @@ def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]], t
         "profile": profile, "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}], "cards": cards_a},
                     "B": {"monsters": [{"name": "Target", "atk": target_atk}], "cards": cards_b}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     return duel
 
@@ -191,7 +191,7 @@ def test_a_monster_that_attacks_in_defence_keeps_attacking_when_changed_to_defen
         "players": {"A": {"cards": [{"card": "total_defense_shogun", "zone": "monster"}]},
                     "B": {"monsters": [{"name": "Target", "atk": 2000}],
                           "cards": [{"card": "zero_gravity", "zone": "spell_trap"}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack total_defense_shogun")
     duel.apply("choose_target b_monster_1")
@@ -214,7 +214,7 @@ def test_a_monster_that_left_the_field_and_returned_may_attack_again() -> None:
         "players": {"A": {"cards": [{"card": "sapphire_dragon", "zone": "monster"},
                                     {"card": "call_of_the_haunted", "zone": "spell_trap"}]},
                     "B": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack sapphire_dragon")
     duel.apply("choose_target beetle_armor_knight")   # 1900 against 1900: both are destroyed
@@ -234,7 +234,7 @@ def test_a_monster_special_summoned_in_the_battle_phase_may_attack() -> None:
         "players": {"A": {"monsters": [{"name": "First", "atk": 1000}],
                           "cards": [{"card": "call_of_the_haunted", "zone": "spell_trap"},
                                     {"card": "sapphire_dragon", "zone": "graveyard"}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("activate call_of_the_haunted")
     duel.apply("pass")

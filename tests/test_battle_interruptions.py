@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import card_spec
+from helpers import card_spec, judge_duel
 from test_battle import (
     BATTLE_STEP,
     LIB,
@@ -53,7 +53,7 @@ def duel_with(b_cards: list[dict[str, Any]], *, a_monsters: int = 2, b_monsters:
         "profile": "ocg2008", "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [mon(1900, name=f"A{i}") for i in range(a_monsters)]},
                     "B": {"monsters": [mon(1000, name=f"B{i}") for i in range(b_monsters)], "cards": b_cards}}})
-    return Duel(setup, library=CARDS)
+    return judge_duel(setup, library=CARDS)
 
 
 def names(duel: Duel) -> set[str]:

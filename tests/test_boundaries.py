@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import card_spec
+from helpers import card_spec, judge_duel
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import default_library
@@ -31,7 +31,7 @@ LIB = {**default_library(), **{c.id: c for c in (VANILLA, PRICEY, SET_ME, IGNITI
 def duel_of(a: dict[str, Any], b: dict[str, Any] | None = None, *, phase: str = "main_phase_1") -> Duel:
     setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": phase,
                                   "players": {"A": a, "B": b or {}}})
-    return Duel(setup, library=LIB)
+    return judge_duel(setup, library=LIB)
 
 
 def offered(duel: Duel, name: str) -> set[str]:
@@ -207,7 +207,7 @@ def test_no_battle_damage_is_dealt_by_a_0_atk_attack(atk: int, damage: int) -> N
     lib = {**LIB, "yolk": YOLK.model_copy(update={"atk": atk})}
     setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "battle_phase",
                                   "players": {"A": {"cards": [{"card": "yolk", "zone": "monster"}]}}})
-    duel = Duel(setup, library=lib)
+    duel = judge_duel(setup, library=lib)
     pass_until(duel, "battle_phase.battle_step.turn_player")
     duel.apply("declare_attack yolk")
     duel.apply("choose_target direct")
@@ -239,7 +239,7 @@ def test_a_normal_summon_pays_no_special_summon_cost() -> None:
     setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
                                   "players": {"A": {"cards": [{"card": "digger", "zone": "hand"},
                                                               {"card": "rock", "zone": "graveyard"}]}}})
-    duel = Duel(setup, library={**LIB, "digger": digger, "rock": rock})
+    duel = judge_duel(setup, library={**LIB, "digger": digger, "rock": rock})
     duel.apply("normal_summon digger")
     for _ in range(10):
         if duel.state == "main_phase_1.open.turn_player":
@@ -270,7 +270,7 @@ def test_an_own_turn_condition_allows_the_activation_in_its_controllers_turn_onl
     setup = Setup.model_validate({"profile": "ocg2008", "turn": turn, "turn_player": "A" if turn == 3 else "B",
                                   "phase": "main_phase_1",
                                   "players": {"A": {"cards": [{"card": "mine", "zone": "spell_trap", "set_turn": 1}]}}})
-    duel = Duel(setup, library={**LIB, "mine": mine})
+    duel = judge_duel(setup, library={**LIB, "mine": mine})
     if duel.turn_player == "B":
         duel.apply("pass")
     assert duel.priority == "A"
@@ -281,7 +281,7 @@ def test_a_draw_with_no_amount_draws_one_card() -> None:
     """The vocabulary's ``{op: draw}`` with no amount draws one card (「カードを１枚ドローする」)."""
     one = card_spec("one", "spell", {"kind": "quick_play_spell", "location": "hand",
                                      "resolution": [{"op": "draw", "to": "controller"}]})
-    duel = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+    duel = judge_duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
                                       "players": {"A": {"hand": 0, "deck": 10, "cards": [{"card": "one",
                                                                                          "zone": "hand"}]}}}),
                 library={**LIB, "one": one})
@@ -305,7 +305,7 @@ def test_an_opponents_turn_condition_forbids_the_activation_in_its_controllers_t
                                       "phase": "main_phase_1",
                                       "players": {"A": {"cards": [{"card": "theirs", "zone": "spell_trap",
                                                                    "set_turn": 1}]}}})
-        duel = Duel(setup, library={**LIB, "theirs": theirs})
+        duel = judge_duel(setup, library={**LIB, "theirs": theirs})
         if duel.turn_player == "B":
             duel.apply("pass")
         assert duel.priority == "A"
@@ -321,5 +321,5 @@ def test_a_banish_cost_with_no_race_takes_any_monster() -> None:
                                   "players": {"A": {"cards": [{"card": "anyone", "zone": "hand"},
                                                               {"card": "warrior", "zone": "graveyard"}]}}})
     warrior = card_spec("warrior", "monster", race="warrior")
-    duel = Duel(setup, library={**LIB, "anyone": anyone, "warrior": warrior})
+    duel = judge_duel(setup, library={**LIB, "anyone": anyone, "warrior": warrior})
     assert "anyone" in offered(duel, "special_summon")

@@ -9,9 +9,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import judge_duel
 
 import ygo_fsm
-from ygo_fsm import Duel, ScenarioError, Setup, default_library, load_library, merge
+from ygo_fsm import ScenarioError, Setup, default_library, load_library, merge
 from ygo_fsm.cards import Timing, card_problems, parse_cards, read_card_file
 from ygo_fsm.cli import main
 from ygo_fsm.engine import default_rulebook
@@ -58,7 +59,7 @@ def test_a_duel_plays_with_a_user_library() -> None:
     library = merge(default_library(), load_library(POOL))
     setup = Setup.model_validate({"profile": "modern", "turn": 3, "phase": "main_phase_1",
                                   "players": {"A": {"cards": [{"card": "flame_caster", "zone": "monster"}]}}})
-    duel = Duel(setup, library=library)
+    duel = judge_duel(setup, library=library)
     duel.apply("activate flame_caster")
     duel.apply("pass")
     duel.apply("pass")

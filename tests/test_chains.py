@@ -15,7 +15,7 @@ from helpers import card_spec, library
 
 from ygo_fsm import Action, Duel, IllegalActionError, Setup
 from ygo_fsm.cards import SPELL_SPEED, CardSpec, EffectKind, EffectSpec
-from ygo_fsm.game import Zone
+from ygo_fsm.game import Zone, card_id_uids
 
 # --- building duels -------------------------------------------------------------------------
 
@@ -34,17 +34,17 @@ def duel_of(lib: dict[str, CardSpec], *, a: Sequence[dict[str, Any]] = (), b: Se
     players = {"A": {"cards": list(a), **(a_setup or {})}, "B": {"cards": list(b), **(b_setup or {})}}
     setup = Setup.model_validate({"profile": "ocg2008", "turn": turn, "turn_player": turn_player,
                                   "phase": phase, "players": players})
-    return Duel(setup, library=lib)
+    return Duel(card_id_uids(setup), library=lib)
 
 
 def offered(duel: Duel, name: str | None = None) -> list[str]:
     """The legal actions as text (``activate x``), optionally only those named ``name``."""
-    return [str(action) for action in duel.legal_actions() if name is None or action.name == name]
+    return [str(action) for action in duel.legal_actions(judge=True) if name is None or action.name == name]
 
 
 def options(duel: Duel, name: str) -> set[str]:
     """The choices offered for the action ``name`` (card uids / keys)."""
-    return {action.choice for action in duel.legal_actions() if action.name == name and action.choice}
+    return {action.choice for action in duel.legal_actions(judge=True) if action.name == name and action.choice}
 
 
 def pass_until(duel: Duel, state: str, *, limit: int = 30) -> None:
@@ -921,11 +921,12 @@ def test_negation_by_a_normal_trap_is_not_a_counter_trap_negation() -> None:
 def test_the_player_whose_card_was_negated_gets_no_vandalgyon_trigger() -> None:
     """000 ※…发动时点的出现条件 例（『对方控制的卡的发动被反击陷阱无效』）: B's card was negated by A's counter trap, so
     only A's 「冥王竜ヴァンダルギオン」 may trigger; B's own copy is not offered (shipped card data)."""
-    duel = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
+    duel = Duel(card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                                   "players": {
         "A": {"cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_a")]},
         "B": {"cards": [at("my_body_as_a_shield", "spell_trap", set_turn=0),
-                        at("dark_ruler_vandalgyon", uid="vandal_b")]}}}))
+                        at("dark_ruler_vandalgyon", uid="vandal_b")]}}})))
     duel.apply("activate dark_hole")
     duel.apply("respond my_body_as_a_shield")
     duel.apply("respond royal_curse")
@@ -1005,7 +1006,8 @@ def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> Non
                                     {"card": "soul_rope", "zone": "spell_trap", "uid": "a_set"}]},
                     "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"},
                                     {"card": "my_body_as_a_shield", "zone": "spell_trap"}]}}})
-    duel = Duel(setup, library={k: shipped[k] for k in ("dark_hole", "soul_rope", "cyclone", "my_body_as_a_shield")})
+    duel = Duel(card_id_uids(setup),
+                library={k: shipped[k] for k in ("dark_hole", "soul_rope", "cyclone", "my_body_as_a_shield")})
     duel.apply("activate dark_hole")
     offered = [str(a) for a in duel.legal_actions()]
     assert "respond my_body_as_a_shield" in offered, "it answers CHAIN1 「ブラック・ホール」"
@@ -1022,10 +1024,10 @@ def test_no_draw_to_replace_on_the_modern_first_turn() -> None:
 
     freed = {"freed_the_matchless_general": default_library()["freed_the_matchless_general"]}
     placed = {"A": {"cards": [{"card": "freed_the_matchless_general", "zone": "monster"}]}}
-    first = Duel(Setup.model_validate({"profile": "modern", "turn": 1, "players": placed}), library=freed)
+    first = Duel(card_id_uids(Setup.model_validate({"profile": "modern", "turn": 1, "players": placed})), library=freed)
     assert first.state == "draw_phase.before_draw_window.turn_player"
     assert [str(a) for a in first.legal_actions()] == ["pass"]
-    later = Duel(Setup.model_validate({"profile": "modern", "turn": 3, "players": placed}), library=freed)
+    later = Duel(card_id_uids(Setup.model_validate({"profile": "modern", "turn": 3, "players": placed})), library=freed)
     assert "activate freed_the_matchless_general" in [str(a) for a in later.legal_actions()]
 
 
@@ -1039,7 +1041,7 @@ def test_a_continuous_trap_destroyed_in_response_does_nothing() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "cyclone", "zone": "hand"}]},
                     "B": {"cards": [{"card": "apophis_avatar", "zone": "spell_trap"}]}}})
-    duel = Duel(setup, library={k: shipped[k] for k in ("cyclone", "apophis_avatar")})
+    duel = Duel(card_id_uids(setup), library={k: shipped[k] for k in ("cyclone", "apophis_avatar")})
     duel.apply("pass")
     duel.apply("activate apophis_avatar")
     duel.apply("respond cyclone>apophis_avatar")
@@ -1059,12 +1061,12 @@ def test_setting_a_card_opens_a_window_where_cyclone_may_start_chain1() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "soul_rope", "zone": "hand"}]},
                     "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"}]}}})
-    duel = Duel(setup, library={k: shipped[k] for k in ("soul_rope", "cyclone")})
+    duel = Duel(card_id_uids(setup), library={k: shipped[k] for k in ("soul_rope", "cyclone")})
     duel.apply("set_spell_trap soul_rope")
     assert duel.state == "main_phase_1.action_window.turn_player"
     assert duel.where("soul_rope") == ("A", Zone.spell_trap)
     duel.apply("pass")
-    assert [str(a) for a in duel.legal_actions()] == ["activate cyclone>soul_rope", "pass"]
+    assert [str(a) for a in duel.legal_actions(judge=True)] == ["activate cyclone>soul_rope", "pass"]
     duel.apply("activate cyclone>soul_rope")
     duel.apply("pass")
     duel.apply("pass")
@@ -1079,7 +1081,7 @@ def test_maintenance_cost_is_processed_without_a_chain_link() -> None:
     setup = Setup.model_validate({
         "profile": "ocg2008", "turn": 3, "phase": "standby_phase",
         "players": {"A": {"cards": [{"card": "messenger_of_peace", "zone": "spell_trap", "face_up": True}]}}})
-    duel = Duel(setup, library={"messenger_of_peace": default_library()["messenger_of_peace"]})
+    duel = Duel(card_id_uids(setup), library={"messenger_of_peace": default_library()["messenger_of_peace"]})
     assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace"]
     duel.apply("pass")
     duel.apply("pass")
@@ -1102,7 +1104,7 @@ def test_an_until_end_phase_effect_ends_there_without_a_chain_link() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"monsters": [{"name": "X", "atk": 1000}],
                           "cards": [{"card": "rush_recklessly", "zone": "hand"}]}}})
-    duel = Duel(setup, library={"rush_recklessly": default_library()["rush_recklessly"]})
+    duel = Duel(card_id_uids(setup), library={"rush_recklessly": default_library()["rush_recklessly"]})
     duel.apply("activate rush_recklessly>a_monster_1")
     duel.apply("pass")
     duel.apply("pass")
@@ -1130,7 +1132,7 @@ def test_last_battles_end_phase_effect_lasts_only_its_turn() -> None:
         "profile": "ocg2008", "turn": 2, "phase": "end_phase",
         "players": {"A": {"monsters": [{"name": "X", "atk": 100}, {"name": "Y", "atk": 100}]},
                     "B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}})
-    duel = Duel(setup, library={"last_battle": shipped["last_battle"]})
+    duel = Duel(card_id_uids(setup), library={"last_battle": shipped["last_battle"]})
     duel.apply("pass")
     assert [str(a) for a in duel.legal_actions()] == ["process last_battle#2", "pass"]
     duel.apply("pass")                      # B passes; it is mandatory: B must process it
@@ -1145,15 +1147,16 @@ def test_a_lingering_effect_is_gone_the_next_turn() -> None:
     setup = Setup.model_validate({
         "profile": "ocg2008", "turn": 2, "phase": "main_phase_2",
         "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}})
-    duel = Duel(setup, library={"last_battle": default_library()["last_battle"]})
+    duel = Duel(card_id_uids(setup), library={"last_battle": default_library()["last_battle"]})
     duel.apply("pass")
     duel.apply("pass")
     duel.apply("pass")                      # End Phase: A passes
     duel.apply("pass")                      # B: it is pending and mandatory
     duel.apply("process last_battle#2")
     assert duel.is_over and duel.winner is None  # neither player controls a monster: a draw
-    later = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 2, "phase": "turn_end",
-                                       "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}}),
+    later = Duel(card_id_uids(Setup.model_validate({
+                     "profile": "ocg2008", "turn": 2, "phase": "turn_end",
+                     "players": {"B": {"cards": [{"card": "last_battle", "zone": "lingering"}]}}})),
                  library={"last_battle": default_library()["last_battle"]})
     assert later.turn == 3 and later.where("last_battle") == ("B", Zone.graveyard)
 
@@ -1171,7 +1174,7 @@ def test_a_targeting_effect_does_nothing_once_its_target_is_gone() -> None:
         "A": {"cards": [{"card": "sage_chiron", "zone": "monster"}]},
         "B": {"cards": [{"card": "ring_of_destruction", "zone": "spell_trap"},
                         {"card": "ring_of_destruction", "zone": "spell_trap"}]}}})
-    duel = Duel(setup, library=_shipped("sage_chiron", "ring_of_destruction"))
+    duel = Duel(card_id_uids(setup), library=_shipped("sage_chiron", "ring_of_destruction"))
     duel.apply("pass")
     duel.apply("activate ring_of_destruction>sage_chiron")
     duel.apply("pass")
@@ -1188,7 +1191,7 @@ def test_seven_tools_negates_traps_only() -> None:
         "A": {"cards": [{"card": "cyclone", "zone": "hand"}]},
         "B": {"cards": [{"card": "seven_tools_of_the_bandit", "zone": "spell_trap"},
                         {"card": "toll", "zone": "spell_trap", "face_up": True}]}}})
-    duel = Duel(setup, library=_shipped("cyclone", "seven_tools_of_the_bandit", "toll"))
+    duel = Duel(card_id_uids(setup), library=_shipped("cyclone", "seven_tools_of_the_bandit", "toll"))
     duel.apply("activate cyclone>toll")
     assert "respond seven_tools_of_the_bandit" not in [str(a) for a in duel.legal_actions()]
 
@@ -1199,7 +1202,7 @@ def test_jougen_forbids_special_summons() -> None:
         "A": {"cards": [{"card": "cyber_dragon", "zone": "hand"}, {"card": "call_of_the_haunted", "zone": "spell_trap"},
                         {"card": "sage_chiron", "zone": "graveyard"}]},
         "B": {"cards": [{"card": "jougen", "zone": "monster"}]}}})
-    duel = Duel(setup, library=_shipped("cyber_dragon", "call_of_the_haunted", "sage_chiron", "jougen"))
+    duel = Duel(card_id_uids(setup), library=_shipped("cyber_dragon", "call_of_the_haunted", "sage_chiron", "jougen"))
     assert "special_summon" not in {a.name for a in duel.legal_actions()}
     duel.apply("activate call_of_the_haunted")
     duel.apply("pass")
@@ -1215,7 +1218,8 @@ def test_effects_lasting_until_different_phases_each_end_in_their_own() -> None:
         "B": {"monsters": [{"name": "wall", "atk": 0, "position": "defence"}],
               "cards": [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True},
                         {"card": "rush_recklessly", "zone": "spell_trap"}]}}})
-    duel = Duel(setup, library=_shipped("sapphire_dragon", "silver_screen_mirror_wall", "rush_recklessly"))
+    duel = Duel(card_id_uids(setup),
+                library=_shipped("sapphire_dragon", "silver_screen_mirror_wall", "rush_recklessly"))
 
     def atk() -> int:
         return duel.players["A"].monsters[0].atk

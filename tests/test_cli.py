@@ -298,7 +298,9 @@ def test_run_trace_then_narrate_round_trip(capsys: pytest.CaptureFixture[str], t
     assert code == 0
     records = read_jsonl(trace)
     assert tuple(records) == run_file(SAMPLE).trace
-    for line in trace.read_text(encoding="utf-8").splitlines():
+    header, *lines = trace.read_text(encoding="utf-8").splitlines()
+    assert json.loads(header)["format"] == "ygo-fsm/trace"  # the setup, so narrate and a replay need nothing else
+    for line in lines:
         assert set(json.loads(line)) >= {"seq", "turn", "machine", "source", "dest", "event", "actor",
                                           "priority", "chain", "rule"}
     code, out, err = run_cli(capsys, "narrate", str(trace), "--lang", "en")

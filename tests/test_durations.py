@@ -4,7 +4,7 @@ ends in a phase's open game state (ygo_fsm.durations)."""
 from __future__ import annotations
 
 import pytest
-from helpers import card_spec, library
+from helpers import card_spec, judge_duel, library
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec
@@ -19,7 +19,7 @@ def boost_until(duration: str) -> tuple[CardSpec, CardSpec]:
 
 
 def play(profile: str, duration: str) -> Duel:
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": profile, "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "boost"}, {"card": "mon", "zone": "monster"}]}}}),
         library=library(*boost_until(duration)))

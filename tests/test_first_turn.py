@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import pass_until
+from helpers import judge_duel
 
 from ygo_fsm import Duel, Setup
 
@@ -17,7 +18,7 @@ from ygo_fsm import Duel, Setup
 def first_turn(*effects: str) -> Duel:
     setup = Setup.model_validate({"profile": "modern", "effects": list(effects),
                                   "players": {"A": {"hand": 5, "deck": 35}}})
-    return Duel(setup)
+    return judge_duel(setup)
 
 
 def test_first_turn_draw_phase_with_a_draw_replacing_effect() -> None:
@@ -56,7 +57,7 @@ def test_ocg2008_first_turn_battle_phase_ended_by_an_effect_in_the_start_step() 
     处理的场合，直接进入结束步骤: under ocg2008 the first player may enter the Battle Phase on turn 1 but
     not attack; an effect ending the Battle Phase in the Start Step changes nothing of that — the
     End Step follows, and the turn goes on to Main Phase 2."""
-    from helpers import card_spec
+    from helpers import card_spec, judge_duel
 
     from ygo_fsm.cards import default_library
 
@@ -65,7 +66,7 @@ def test_ocg2008_first_turn_battle_phase_ended_by_an_effect_in_the_start_step() 
     setup = Setup.model_validate({"profile": "ocg2008", "phase": "main_phase_1",
                                   "players": {"A": {"monsters": [{"name": "M", "atk": 1000}],
                                                     "cards": [{"card": "end_battle_qp", "zone": "hand"}]}}})
-    duel = Duel(setup, library={**default_library(), "end_battle_qp": end_battle})
+    duel = judge_duel(setup, library={**default_library(), "end_battle_qp": end_battle})
     assert duel.turn == 1
     pass_until(duel, lambda d: "enter_battle_phase" in {a.name for a in d.legal_actions()})
     duel.apply("enter_battle_phase")
@@ -83,7 +84,7 @@ def test_ocg2008_first_turn_battle_phase_under_a_cannot_attack_effect() -> None:
     the Start Step goes to the End Step and the turn goes on to Main Phase 2."""
     setup = Setup.model_validate({"profile": "ocg2008", "phase": "battle_phase", "effects": ["cannot_attack"],
                                   "players": {"A": {"monsters": [{"name": "M", "atk": 1000}]}}})
-    duel = Duel(setup)
+    duel = judge_duel(setup)
     assert duel.turn == 1
     pass_until(duel, lambda d: d.state == "battle_phase.end_step.turn_player")
     assert not any(record.dest == "battle_step" for record in duel.trace)

@@ -12,6 +12,7 @@ import pytest
 from conftest import pass_until, play_until
 
 from ygo_fsm import Duel, HandLimitEffect, IllegalActionError, Monster, Position, Setup, TurnEffect
+from ygo_fsm.game import card_id_uids
 from ygo_fsm.trace import TraceRecord
 
 ATTACKER = {"name": "甲虫装甲騎士", "atk": 1900}
@@ -574,7 +575,7 @@ def test_hand_size_adjustment_lets_the_turn_player_choose_the_discards() -> None
     setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "end_phase",
                                   "players": {"A": {"hand": 6, "cards": [{"card": "cyclone", "zone": "hand"},
                                                                          {"card": "dark_hole", "zone": "hand"}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     duel.apply("pass")
     duel.apply("pass")
     assert duel.state == "end_phase.hand_size_adjustment"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from helpers import card_spec, library
+from helpers import card_spec, judge_duel, library
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library, register_resolution
@@ -36,7 +36,7 @@ def battle(profile: str, cards_a: Sequence[dict[str, Any]] = (), cards_b: Sequen
         "profile": profile, "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": attacker_atk}], "cards": list(cards_a)},
                     "B": {"monsters": [{"name": "Target", "atk": target_atk}], "cards": list(cards_b)}}})
-    duel = Duel(setup, library={**default_library(), **(extra or {})}) if extra else Duel(setup)
+    duel = judge_duel(setup, library={**default_library(), **(extra or {})}) if extra else judge_duel(setup)
     pass_until(duel, "battle_phase.battle_step")
     return duel
 
@@ -173,7 +173,7 @@ def test_with_both_battlers_on_the_field_damage_is_calculated() -> None:
 
 def _summoned_mercenaries(profile: str) -> Duel:
     """A normal summons 「ならず者傭兵部隊」 (an ignition effect); nobody negates it."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": profile, "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "rogue_mercenaries"}, {"card": "dark_hole"}]},
                     "B": {"monsters": [{"name": "Target", "atk": 1000}]}}}))
@@ -212,7 +212,7 @@ def test_modern_no_ignition_effect_in_the_window_after_a_chain_that_ended_with_a
                           "cards": [{"card": "dimension_magic"}, {"card": "nephthys_guide"},
                                     {"card": "sacred_phoenix_of_nephthys", "zone": "deck"}]},
                     "B": {"hand": 0, "monsters": [{"name": "对方的怪兽", "atk": 1500}]}}})
-    duel = Duel(setup)
+    duel = judge_duel(setup)
     duel.apply("activate dimension_magic")
     pass_until(duel, "main_phase_1.open.window")
     assert duel.players["A"].monsters[-1].uid == "nephthys_guide", "the chain ended with the summon"
@@ -225,7 +225,7 @@ def test_modern_no_ignition_effect_in_the_window_after_a_chain_that_ended_with_a
 
 
 def _summon_against_two_solemns(profile: str) -> Duel:
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": profile, "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "beetle_armor_knight"}]},
                     "B": {"cards": [{"card": "solemn_judgment", "zone": "spell_trap"},
@@ -313,7 +313,7 @@ def test_a_target_that_leaves_and_returns_in_one_resolution_causes_a_replay() ->
 def test_an_effect_s_target_that_left_and_returned_is_no_longer_its_target() -> None:
     """004 ●…也视为怪兽数量发生变化 (a returning card is a new monster): 「破壊輪」's target came back
     during the chain — the new monster is not its target, the effect does nothing."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "ring_of_destruction", "zone": "spell_trap"}]},
                     "B": {"monsters": [{"name": "Target", "atk": 1000}],
@@ -335,7 +335,7 @@ def test_a_position_change_keeps_the_same_monster_no_replay() -> None:
         "players": {"A": {"cards": [{"card": "total_defense_shogun", "zone": "monster"}]},
                     "B": {"monsters": [{"name": "Target", "atk": 1000}],
                           "cards": [{"card": "zero_gravity", "zone": "spell_trap"}]}}})
-    duel = Duel(setup)
+    duel = judge_duel(setup)
     pass_until(duel, "battle_phase.battle_step")
     duel.apply("declare_attack total_defense_shogun")
     duel.apply("choose_target b_monster_1")
@@ -351,7 +351,7 @@ def test_a_position_change_keeps_the_same_monster_no_replay() -> None:
 def test_once_per_turn_is_tied_to_the_monster_not_the_card() -> None:
     """A monster that left the field and came back is a new monster (004 ●…也视为怪兽数量发生变化):
     its once-per-turn effect may be used again; the same monster may not."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "opt_monster", "zone": "monster"},
                                     {"card": "flicker", "zone": "spell_trap"}]}}}),
@@ -437,7 +437,7 @@ def test_modern_until_the_end_of_the_battle_phase_lasts_through_the_end_step_and
 
 
 def _rushed(profile: str, card: str = "rush_recklessly", extra: dict[str, CardSpec] | None = None) -> Duel:
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": profile, "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"hand": 2, "monsters": [{"name": "X", "atk": 1000}], "cards": [{"card": card}]}}}),
         library={**default_library(), **(extra or {})})
@@ -503,7 +503,7 @@ def test_grapha_discarded_by_a_card_effect_does_activate() -> None:
     """The control case of 004 手卡调整 例: 「暗黑界的龙神 格拉法」 discarded by a card effect meets
     『这张卡被卡的效果从手卡丢弃去墓地的场合』 (the hand size discard does not:
     tests/scenarios/seed/004_hand_size_example_grapha.yaml)."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"hand": 0, "cards": [{"card": "discarder"},
                                                {"card": "grapha_dragon_lord_of_dark_world", "uid": "grapha"}]},
@@ -544,7 +544,7 @@ def test_a_when_trigger_on_the_attack_declaration_does_not_miss_the_timing() -> 
 def test_monsters_destroyed_by_one_effect_are_destroyed_at_the_same_time() -> None:
     """PR17 missing the timing: 「ブラック・ホール」 destroys every monster at once; a 'when … you can'
     trigger of the first monster destroyed is still met (the others' destruction is not later)."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "last_words", "zone": "monster"}, {"card": "dark_hole"}]},
                     "B": {"monsters": [{"name": "Other", "atk": 1000}]}}}),
@@ -563,7 +563,7 @@ def test_a_tribute_paid_for_a_summon_is_not_simultaneous_with_the_summon() -> No
         "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["monster_sent_to_graveyard"],
         "subject": "this_card", "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
     big = card_spec("big", "monster", level=5, atk=2000)
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "fodder", "zone": "monster"}, {"card": "big"}]}}}),
         library=library(tribute_fodder, big))
@@ -597,7 +597,7 @@ SELF_BOOST = card_spec("self_boost", "monster", {
 def test_this_card_is_the_monster_that_activated_not_the_one_that_came_back() -> None:
     """A returning card is a new monster (004 ●…也视为怪兽数量发生变化): a monster's effect on "this
     card" does not apply to it once it left the field and came back during the chain."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "self_boost", "zone": "monster"}]},
                     "B": {"cards": [{"card": "flicker", "zone": "spell_trap"}]}}}),
@@ -619,7 +619,7 @@ SUMMONED = card_spec("summoned", "monster")
 
 def _snare_the_summon(*, flicker: bool) -> Duel:
     """A normal summons 「summoned」; B answers with 「summon_snare」; A may chain 「flicker」 on it."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "summoned"}, {"card": "flicker", "zone": "spell_trap"}]},
                     "B": {"cards": [{"card": "summon_snare", "zone": "spell_trap"}]}}}),
@@ -644,7 +644,7 @@ def test_the_event_s_card_is_the_monster_of_the_event_not_the_one_that_came_back
 def test_a_duration_does_not_follow_its_monster_off_the_field_and_back() -> None:
     """「突進」's +700 was on the monster that left; the new monster is at its printed ATK and the end
     of the turn takes nothing from it (004 ●…也视为怪兽数量发生变化)."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"},
                                     {"card": "rush_recklessly"}]},
@@ -669,7 +669,7 @@ def test_the_summon_negation_window_holds_one_chain() -> None:
     """PR17 pp.77–82 (Negating Summons): once the chain answering the summon attempt has resolved
     (「神の宣告」 negated by 「盗賊の七つ道具」), no second summon-negating chain can start; the summon
     succeeds (000 【怪兽通常***…】４ → 【情况Ａ】５)."""
-    duel = Duel(Setup.model_validate({
+    duel = judge_duel(Setup.model_validate({
         "profile": "modern", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"cards": [{"card": "beetle_armor_knight"},
                                     {"card": "seven_tools_of_the_bandit", "zone": "spell_trap"}]},

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import card_spec
+from helpers import card_spec, judge_duel
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import default_library
@@ -29,7 +29,7 @@ def duel_of(a_cards: list[dict[str, Any]], *, phase: str = "main_phase_1", b_mon
         "profile": "ocg2008", "turn": 3, "phase": phase,
         "players": {"A": {"cards": a_cards},
                     "B": {"monsters": [{"name": f"B{i}", "atk": 3000, "def": 3000} for i in range(b_monsters)]}}})
-    return Duel(setup, library=LIB)
+    return judge_duel(setup, library=LIB)
 
 
 def names(duel: Duel) -> set[str]:

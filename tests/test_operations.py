@@ -9,7 +9,7 @@ from typing import Any
 from helpers import card_spec, library
 
 from ygo_fsm import Duel, Setup
-from ygo_fsm.game import TurnEffect, Zone
+from ygo_fsm.game import TurnEffect, Zone, card_id_uids
 
 
 def quick(card_id: str, *ops: dict[str, Any], target: str = "none") -> Any:
@@ -25,8 +25,8 @@ def resolve(duel: Duel, action: str) -> None:
 
 
 def duel_in(phase: str, cards: Any, players: dict[str, Any]) -> Duel:
-    return Duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": phase, "players": players}),
-                library=cards)
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": phase, "players": players})
+    return Duel(card_id_uids(setup), library=cards)
 
 
 def test_discard_makes_the_opponent_discard() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import judge_duel
 from test_battle import LIB, activate_and_resolve, at, in_state, mon, pass_until, set_card
 
 from ygo_fsm import Duel, Setup
@@ -21,7 +22,7 @@ def duel_with(b_cards: list[dict[str, Any]], b_monsters: list[dict[str, Any]]) -
         "profile": "ocg2008", "turn": 3, "phase": "battle_phase", "effects": ["opponent_chooses_attack_target"],
         "players": {"A": {"monsters": [mon(1900, name="Attacker")]},
                     "B": {"monsters": b_monsters, "cards": b_cards}}})
-    return Duel(setup, library=LIB)
+    return judge_duel(setup, library=LIB)
 
 
 def test_post_declaration_effects_apply_after_the_opponent_chooses_the_target() -> None:

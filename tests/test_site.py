@@ -220,7 +220,9 @@ def test_browser_plays_a_loaded_trace_file(site: Path, browser: Any, tmp_path: P
 
     trace = tmp_path / "trace.jsonl"
     assert main(["run", "--quiet", "--trace", str(trace), str(SEED / "000_standby_example_1.yaml")]) == 0
-    records = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
+    header, *lines = trace.read_text(encoding="utf-8").splitlines()
+    assert json.loads(header)["format"] == "ygo-fsm/trace"  # the site plays the records after it
+    records = [json.loads(line) for line in lines]
     browser.get((site / "index.html").as_uri() + "#play")
     browser.find_element(By.ID, "trace-file").send_keys(str(trace))
     from selenium.webdriver.support.ui import WebDriverWait

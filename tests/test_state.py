@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import judge_duel
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,7 +62,7 @@ def library_setups(draw: st.DrawFn) -> Setup:
 def played(setup: Setup, seed: int, steps: int) -> Duel:
     """``setup`` after up to ``steps`` random legal actions."""
     rng = random.Random(seed)
-    duel = Duel(setup)
+    duel = judge_duel(setup)
     for _ in range(steps):
         if duel.is_over:
             break
@@ -182,7 +183,7 @@ def _saved() -> dict[str, Any]:
     setup = Setup.model_validate({"turn": 3, "phase": "main_phase_1", "players": {
         "A": {"cards": [{"card": "killer_snake", "zone": "monster"}]},
         "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"}]}}})
-    document: dict[str, Any] = json.loads(Duel(setup).to_json())
+    document: dict[str, Any] = json.loads(judge_duel(setup).to_json())
     return document
 
 

@@ -16,7 +16,7 @@ from helpers import card_spec
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library
-from ygo_fsm.game import Position, Zone
+from ygo_fsm.game import Position, Zone, card_id_uids
 from ygo_fsm.state import CardInstance
 
 # --- building duels ---------------------------------------------------------------------------
@@ -84,7 +84,7 @@ def duel_of(a: Sequence[dict[str, Any]] = (), b: Sequence[dict[str, Any]] = (), 
             turn: int = 3, profile: str = "ocg2008", lib: dict[str, CardSpec] | None = None) -> Duel:
     setup = Setup.model_validate({"profile": profile, "turn": turn, "phase": phase,
                                   "players": {"A": {"cards": list(a)}, "B": {"cards": list(b)}}})
-    return Duel(setup, library=LIB if lib is None else lib)
+    return Duel(card_id_uids(setup), library=LIB if lib is None else lib)
 
 
 def options(duel: Duel, name: str) -> set[str]:
@@ -617,5 +617,5 @@ def test_five_monster_zones() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
         "players": {"A": {"monsters": [{"name": f"M{i}", "atk": 100} for i in range(5)],
                           "cards": [{"card": "rogue_mercenaries", "zone": "hand"}]}}})
-    duel = Duel(setup)
+    duel = Duel(card_id_uids(setup))
     assert "normal_summon" not in {action.name for action in duel.legal_actions()}

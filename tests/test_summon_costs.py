@@ -8,7 +8,7 @@ from helpers import card_spec, library
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import default_library
-from ygo_fsm.game import Zone
+from ygo_fsm.game import Zone, card_id_uids
 
 
 def legal(duel: Duel) -> list[str]:
@@ -17,7 +17,7 @@ def legal(duel: Duel) -> list[str]:
 
 def main_phase(players: dict[str, object], cards: dict | None = None) -> Duel:
     setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": players})
-    return Duel(setup, library=cards)
+    return Duel(card_id_uids(setup), library=cards)
 
 
 def test_shining_dragon_tributes_only_the_named_monster() -> None:

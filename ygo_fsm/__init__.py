@@ -36,6 +36,7 @@ from .errors import (
 )
 from .game import HandLimitEffect, Monster, PlayerSetup, Position, Profile, Setup, TurnEffect
 from .trace import TraceRecord
+from .views import Observation
 
 __all__ = [
     "Action",
@@ -46,6 +47,7 @@ __all__ = [
     "IllegalActionError",
     "MachineDefinitionError",
     "Monster",
+    "Observation",
     "PlayerSetup",
     "Position",
     "Profile",

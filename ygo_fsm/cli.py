@@ -37,7 +37,8 @@ Commands
     Print the effect vocabulary's reference page (``docs/effects.md``, Markdown).
 ``narrate TRACE.jsonl [--lang zh|en] [--story]``
     Print the narration of a JSON Lines trace (``--story``: told as the seeds tell their
-    examples). A trace with no records is an error.
+    examples). A trace with no records is an error. ``run --trace`` writes a header line with
+    the setup first; files without it are read too.
 
 Exit codes: 0 ok; 1 an expectation in a scenario failed; 2 invalid input (bad YAML, schema
 error, unknown state, an illegal action the scenario did not expect, …), reported as one
@@ -388,7 +389,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.golden is not None:
             _write(args.golden / f"{path.stem}.txt", story(result.trace, rulebook.specs), "--golden")
         if path in traces:
-            _write(traces[path], dumps(result.trace), "--trace")
+            text = result.duel.trace_jsonl() if result.duel is not None else dumps(result.trace)
+            _write(traces[path], text, "--trace")  # a header line with the setup, then the records
     errors = invalid + sum(result.outcome is Outcome.error for result in results)
     failed = sum(result.outcome is Outcome.failed for result in results)
     if not args.quiet and invalid + len(results) > 1:

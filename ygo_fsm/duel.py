@@ -22,14 +22,15 @@ from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
 from .cards import CardSpec, CardType, default_library
 from .decks import deal
 from .engine import CompiledTransition, Rulebook, default_rulebook
-from .errors import EngineError, IllegalActionError, StateFormatError
+from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
 from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
 from .priority import holder as priority_holder
-from .rules import guard_citation
+from .refusals import why_not
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
 from .spec import DONE_EVENT, Actor, TransitionSpec
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
-from .trace import TraceRecord
+from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
+from .views import Observation, hidden_from, mask_key, mask_label, mask_record, observe
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ def _uses_cards(setup: Setup) -> bool:
 
 
 _RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass")
+                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass", "lp", "hand",
+                  "views")
 _Option = tuple[str, int, CompiledTransition, Choice | None]
 
 
@@ -151,12 +153,14 @@ class Duel:
     ``setup``, the ``history`` of actions and the ``trace``; everything else is its ``game``.
     """
 
+    _refusals: list[Refusal] | None
+
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions", "auto_pass", "auto_passes")
+                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
-                 **overrides: object) -> None:
+                 record_refusals: bool = False, **overrides: object) -> None:
         self.auto_pass = _auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
@@ -166,6 +170,7 @@ class Duel:
         self.setup = setup
         game = self.game = self.initial_game(setup, rulebook=self.rulebook, library=library)
         self._start_runtime()
+        self._refusals = [] if record_refusals else None
         try:
             start = self.rulebook.state("turn", setup.phase)
         except KeyError:
@@ -182,9 +187,11 @@ class Duel:
         self._records: list[tuple[object, ...]] = []
         self._trace: list[TraceRecord] = []
         self._option_cache: list[_Option] | None = None
+        self._view_cache: tuple[list[_Option], tuple[Action, ...]] | None = None
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+        self._refusals = None
         self.auto_passes = 0
         """How many passes auto-pass took so far (each is in the history and the trace)."""
 
@@ -329,10 +336,100 @@ class Duel:
         """Whether a turn effect applies to the current turn."""
         return self.game.effect_applies(effect)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions the player who must act may take now (none once the duel is over)."""
-        return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
-                for player, _, t, c in self._options()]
+    def legal_actions(self, *, judge: bool = False) -> list[Action]:
+        """The actions the player who must act may take now (none once the duel is over).
+
+        Their option keys and labels say only what that player may know: a card hidden from
+        them (the opponent's Set card, a face-down attack target) is named by its place,
+        ``B.spell_trap.1``, never by its uid or name (:mod:`ygo_fsm.views`). ``judge=True``
+        gives the judge's keys and labels instead (uids and names of every card); :meth:`apply`
+        accepts both.
+        """
+        options = self._options()
+        if judge or all(c is None for _, _, _, c in options):
+            return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
+                    for player, _, t, c in options]
+        cached = self._view_cache
+        if cached is not None and cached[0] is options:
+            return list(cached[1])
+        hidden = hidden_from(self.game, options[0][0])
+        actions: list[Action] = []
+        for player, _, transition, option in options:
+            if option is None:
+                actions.append(Action(transition.spec.event, player))
+                continue
+            key = mask_key(option.key, hidden)
+            label = option.label if key == option.key else mask_label(option.label, option.key, hidden)
+            actions.append(Action(transition.spec.event, player, key, label))
+        self._view_cache = (options, tuple(actions))
+        return actions
+
+    def observation(self, player: str) -> Observation:
+        """What ``player`` may know of the duel now: their hand, both fields with the
+        opponent's face-down cards as places only, counts of the opponent's hand and both decks,
+        graveyards, banished cards, LP, the chain, the state path and who must act
+        (:class:`~ygo_fsm.views.Observation`)."""
+        return observe(self.game, player)
+
+    def trace_for(self, player: str) -> tuple[TraceRecord, ...]:
+        """The trace as ``player`` may see it: options and narration that name a card hidden from
+        them at the time name it by its place. :attr:`trace` is the judge's view."""
+        if player not in PLAYERS:
+            raise ValueError(f"unknown player {player!r}; players are A and B")
+        return tuple(record.for_player(player) for record in self.trace)
+
+    @property
+    def refusals(self) -> tuple[Refusal, ...]:
+        """The refused attempts, when the duel records them (``Duel(record_refusals=True)``)."""
+        return tuple(self._refusals or ())
+
+    def trace_header(self) -> TraceHeader:
+        """The first line of this duel's trace file: its setup and profile."""
+        return TraceHeader(profile=self.setup.profile.value,
+                           setup=self.setup.model_dump(mode="json", by_alias=True, exclude_defaults=True))
+
+    def trace_jsonl(self) -> str:
+        """The judge's trace as a trace file: the header, then one record per line (and the
+        refused attempts, when recorded). ``ygo-fsm narrate`` reads it; :meth:`from_trace` replays it."""
+        return dumps(self.trace, header=self.trace_header(), refusals=self.refusals)
+
+    @classmethod
+    def from_trace(cls, trace: Trace | str, *, rulebook: Rulebook | None = None,
+                   library: dict[str, CardSpec] | None = None) -> Duel:
+        """The duel a trace file (its text, or :func:`~ygo_fsm.trace.parse_trace`'s result)
+        records, replayed from its header's setup through its players' actions. Raises
+        :class:`~ygo_fsm.errors.TraceFormatError` when the file has no header or does not replay
+        to the same records."""
+        parsed = parse_trace(trace) if isinstance(trace, str) else trace
+        if parsed.header is None:
+            raise TraceFormatError("trace: no header line: a trace written before headers cannot be replayed")
+        try:
+            setup = Setup.model_validate(parsed.header.setup)
+            duel = cls.replay(setup, [Action(*action) for action in actions(parsed.records)], rulebook=rulebook,
+                              library=library)
+        except (ValueError, IllegalActionError) as exc:
+            raise TraceFormatError(f"trace: does not replay: {exc}") from exc
+        if duel.trace != parsed.records:
+            seq = next((a.seq for a, b in zip(duel.trace, parsed.records, strict=False) if a != b),
+                       min(len(duel.trace), len(parsed.records)) + 1)
+            raise TraceFormatError(f"trace: line for seq {seq}: the replay differs from the recorded transition")
+        return duel
+
+    def why_not(self, action: Action | str, player: str | None = None) -> str | None:
+        """Why ``action`` (an :class:`Action`, or its text: ``"activate cyclone>B.spell_trap.1"``)
+        is not legal now, with the clause it comes from; ``None`` when it is legal.
+
+        The reasons, first that applies: the duel is over; ``player`` does not hold priority;
+        the action is not offered here (the guard that blocks it, or where it is offered); the
+        option is not offered, and why (Set this turn, a cost that cannot be paid, a Quick-Play
+        Spell from the hand in the opponent's turn, no legal target, once per turn used, the
+        Damage Step's limits, already attacked, zones full …) — :mod:`ygo_fsm.refusals`.
+        """
+        if isinstance(action, Action):
+            name, choice, player = action.name, action.choice, action.player if player is None else player
+        else:
+            name, choice = Action.parse(action)
+        return why_not(self.rulebook, self.game, self._options(), name, choice, player)
 
     # --- the integer action space (ygo_fsm.actions) -----------------------------------
 
@@ -352,16 +449,25 @@ class Duel:
         return mask
 
     def action_to_string(self, index: int) -> str:
-        """The text of the action ``index`` names for the player who must act (as :meth:`apply` reads it)."""
-        name, choice = decode(self.game, self._acting_player(), index)
-        return f"{name} {choice}" if choice else name
+        """The text of the action ``index`` names for the player who must act, as they are shown it
+        in :meth:`legal_actions` (a card hidden from them named by its place; :meth:`apply` reads it)."""
+        player = self._acting_player()
+        name, choice = decode(self.game, player, index)
+        if choice is None:
+            return name
+        return f"{name} {mask_key(choice, hidden_from(self.game, player))}"
 
     def string_to_action(self, text: str) -> int:
-        """The index of the action ``text`` names for the player who must act (its option may be left
-        out when the action has only one)."""
+        """The index of the action ``text`` names for the player who must act (the judge's option
+        key or the one they are shown; the option may be left out when the action has only one)."""
         name, choice = Action.parse(text)
+        options = self._options()
+        if choice is not None and not any(o is not None and o.key == choice for _, _, _, o in options):
+            hidden = hidden_from(self.game, self._acting_player())
+            choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
+                          choice)
         if choice is None:
-            keys = [c.key for _, _, t, c in self._options() if t.spec.event == name and c is not None]
+            keys = [c.key for _, _, t, c in options if t.spec.event == name and c is not None]
             if len(keys) == 1:
                 choice = keys[0]
         return encode(self.game, self._acting_player(), name, choice)
@@ -380,15 +486,13 @@ class Duel:
     def _acting_player(self) -> str:
         holder = self.priority
         if holder is None:
-            raise IllegalActionError("(index)", self.state, [], reason=self._refusal("", None))
+            raise IllegalActionError("(index)", self.state, [], reason=f"the duel is over ({self.end_reason})")
         return holder
 
     def explain_illegal(self, name: str) -> str:
-        """Why ``name`` (an action name, or its text with the option) is not legal now."""
-        action, choice = Action.parse(name)
-        if choice is not None and any(a.name == action for a in self.legal_actions()):
-            return f"{choice!r} is not one of its options"
-        return self._refusal(action, None)
+        """Why ``name`` (an action name, or its text with the option) is not legal now, or that it is."""
+        reason = self.why_not(name)
+        return f"{name!r} is legal now" if reason is None else reason
 
     # --- acting -----------------------------------------------------------------------
 
@@ -410,6 +514,10 @@ class Duel:
         else:
             (name, choice), player = Action.parse(action), None
         options = self._options()
+        if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
+            hidden = hidden_from(self.game, options[0][0])  # the option named by a hidden card's place
+            choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
+                          choice)
         if choice is None:  # an action with a single option may be named without it
             only = [o for _, _, t, o in options if t.spec.event == name and o is not None]
             if len(only) == 1 and all(o is not None for _, _, t, o in options if t.spec.event == name):
@@ -426,12 +534,13 @@ class Duel:
                     game.choice = game.actor = None
                 self._settle()
                 return
-        offered = [str(Action(t.spec.event, p, c.key if c else None)) for p, _, t, c in options]
-        if any(t.spec.event == name and player in (None, p) for p, _, t, _ in options):
+        offered = [str(action) for action in self.legal_actions()]
+        reason = why_not(self.rulebook, self.game, options, name, choice, player)
+        if reason is None:  # e.g. the option was named by a place that holds another card
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
-        else:
-            reason = self._refusal(name, player)
         text = f"{name} {choice}" if choice else name
+        if self._refusals is not None:
+            self._refusals.append(Refusal(after=self._seq, action=text, player=player, reason=reason))
         raise IllegalActionError(text, self.state, offered, reason=reason)
 
     def copy(self) -> Duel:
@@ -445,8 +554,10 @@ class Duel:
         clone._trace = list(self._trace)
         clone._seq = self._seq
         clone._option_cache = None
+        clone._view_cache = None
         clone.resolutions = list(self.resolutions)
         clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
+        clone._refusals = list(self._refusals) if self._refusals is not None else None
         return clone
 
     # --- the duel as a value -------------------------------------------------------------
@@ -556,11 +667,6 @@ class Duel:
 
     # --- the engine -------------------------------------------------------------------
 
-    def _player_of(self, actor: Actor) -> str | None:
-        if actor is Actor.priority_holder:
-            return self.priority
-        return self.turn_player if actor is Actor.turn_player else self.opponent
-
     def _options(self) -> list[_Option]:
         """Enabled player transitions for the player who must act, innermost frame first."""
         if self._option_cache is None:
@@ -608,56 +714,6 @@ class Duel:
             handled.update(here)
         return options
 
-    def _refusal(self, name: str, player: str | None) -> str:
-        if self.is_over:
-            return f"the duel is over ({self.end_reason})"
-        holder = self.priority
-        if player is not None and player != holder:
-            return f"{player} does not hold priority ({holder} must act)"
-        for frame in reversed(self.game.frames):
-            for transition in self.rulebook.outgoing(frame.machine, frame.state):
-                spec = transition.spec
-                if spec.event != name:
-                    continue
-                if spec.is_player_action and self._player_of(spec.actor) != holder:
-                    continue
-                if not spec.is_player_action:
-                    return "the engine takes that step, not a player"
-                reasons = self._blocking_guards(transition, frame)
-                if reasons:
-                    return f"{reasons} [{spec.rule}]"
-        return self._declared_elsewhere(name)
-
-    @staticmethod
-    def _blocking_guards(transition: CompiledTransition, frame: Frame) -> str:
-        spec = transition.spec
-        failed = [g for g, check in zip(spec.guards, transition.guards, strict=True) if not check(frame)]
-        held = [u for u, check in zip(spec.unless, transition.unless, strict=True) if check(frame)]
-        def cite(name: str) -> str:
-            citation = guard_citation(name)
-            return f" ({citation})" if citation else ""
-
-        scoped = ([f"declared for the {spec.profile} profile only (this duel plays {frame.game.profile.value})"]
-                  if spec.profile is not None and frame.game.profile != spec.profile else [])
-        return ", ".join(scoped + [f"{g} does not hold{cite(g)}" for g in failed]
-                         + [f"{u} holds{cite(u)}" for u in held])
-
-    def _declared_elsewhere(self, name: str) -> str:
-        """Where an action not offered here is declared, and what would block it there."""
-        active = {frame.machine: frame for frame in self.game.frames}
-        places: list[str] = []
-        for machine_id in self.rulebook.specs:
-            for transition in self.rulebook.machines_transitions(machine_id):
-                if transition.spec.event != name or not transition.spec.is_player_action:
-                    continue
-                where = f"{machine_id}.{transition.spec.source}"
-                frame = active.get(machine_id)
-                blocked = self._blocking_guards(transition, frame) if frame is not None else ""
-                places.append(f"{where}, where {blocked}" if blocked else where)
-        if not places:
-            return "no machine declares that action"
-        return "only offered in " + "; ".join(places)
-
     def _enter_children(self) -> None:
         """Push the machines run by the innermost state, recursively, at their initial states."""
         game = self.game
@@ -696,7 +752,22 @@ class Duel:
             seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
             spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
             ".".join([f.state for f in frames]), game.choice, tuple(game.narration) if game.narration else (), auto,
+            {p: state.lp for p, state in game.players.items()},
+            {p: state.hand for p, state in game.players.items()}, self._record_views(),
         ))
+
+    def _record_views(self) -> tuple[dict[str, object], ...]:
+        """Each player's view of the transition just taken, where its option or narration names a
+        card hidden from that player."""
+        game = self.game
+        if game.choice is None and not game.narration:
+            return ()
+        views: list[dict[str, object]] = []
+        for player in PLAYERS:
+            masked = mask_record(game, player, game.choice, game.narration)
+            if masked is not None:
+                views.append({"player": player, "choice": masked[0], "detail": masked[1]})
+        return tuple(views)
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         if not self.game.chain:

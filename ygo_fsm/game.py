@@ -192,7 +192,9 @@ class CardPlacement(_Model):
     """The card's id in the card library (``ygo_fsm/data/cards.yaml``)."""
     zone: Zone = Zone.hand
     uid: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
-    """How actions and expectations name this copy (default: the card id, ``_2`` … for repeats)."""
+    """How actions and expectations name this copy. Default: its starting place
+    (``b_spell_trap_1``, :func:`placement_uids`); scenario files default to the card id
+    (``_2`` … for repeats, :func:`card_id_uids`)."""
     face_up: bool | None = None
     """Default: face-up for monsters, Set (face-down) for spells and traps in the spell/trap zone."""
     position: Position = Position.attack
@@ -332,18 +334,53 @@ def monster_uid(player: str, index: int) -> str:
 
 def placement_uids(setup: Setup) -> dict[tuple[str, int], str]:
     """The uid of each library card placed by ``setup``, by (player, index in ``cards``): its
-    ``uid``, else its card id, with ``_2``, ``_3`` … for later copies. Raises ``ValueError`` for
-    a uid given twice."""
+    ``uid``, else its starting place — ``{owner}_{zone}_{n}``, the n-th card of that player's
+    zone in the setup (``b_spell_trap_1``, ``a_hand_2``; the monster zone counts the
+    ``monsters`` first, as :func:`monster_uid` names them). A default uid names where the card
+    began, never which card it is, so it tells a player nothing about a hidden card. Raises
+    ``ValueError`` for a uid given twice."""
     taken = {monster_uid(p, i) for p in PLAYERS for i in range(len(setup.players[p].monsters))}
     uids: dict[tuple[str, int], str] = {}
     for player in PLAYERS:
         for index, placement in enumerate(setup.players[player].cards):
-            uid = placement.uid or placement.card
-            number = 2
-            while uid in taken and placement.uid is None:
-                uid, number = f"{placement.card}_{number}", number + 1
-            if uid in taken:
-                raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {uid!r}")
+            if placement.uid is None:
+                continue
+            if placement.uid in taken:
+                raise ValueError(f"players.{player}.cards[{index}]: duplicate uid {placement.uid!r}")
+            taken.add(placement.uid)
+            uids[(player, index)] = placement.uid
+    for player in PLAYERS:
+        counts = {Zone.monster: len(setup.players[player].monsters)}
+        for index, placement in enumerate(setup.players[player].cards):
+            number = counts[placement.zone] = counts.get(placement.zone, 0) + 1
+            if placement.uid is not None:
+                continue
+            uid = f"{player.lower()}_{placement.zone.value}_{number}"
+            while uid in taken:
+                number += 1
+                uid = f"{player.lower()}_{placement.zone.value}_{number}"
+            counts[placement.zone] = number
             taken.add(uid)
             uids[(player, index)] = uid
-    return uids
+    return dict(sorted(uids.items()))
+
+
+def card_id_uids(setup: Setup) -> Setup:
+    """``setup`` with every placement that has no ``uid`` named by its card id (``_2``, ``_3``
+    … for later copies): how scenario files name the cards they give no uid. A uid given
+    elsewhere in the setup keeps its card."""
+    taken = {monster_uid(p, i) for p in PLAYERS for i in range(len(setup.players[p].monsters))}
+    taken |= {c.uid for p in PLAYERS for c in setup.players[p].cards if c.uid is not None}
+    players: dict[str, PlayerSetup] = {}
+    for player in PLAYERS:
+        cards = []
+        for placement in setup.players[player].cards:
+            if placement.uid is None:
+                uid, number = placement.card, 2
+                while uid in taken:
+                    uid, number = f"{placement.card}_{number}", number + 1
+                taken.add(uid)
+                placement = placement.model_copy(update={"uid": uid})
+            cards.append(placement)
+        players[player] = setup.players[player].model_copy(update={"cards": cards})
+    return setup.model_copy(update={"players": players})

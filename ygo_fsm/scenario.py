@@ -25,7 +25,7 @@ The format
         B:
           hand: 1              # hand, deck, graveyard: cards no action names
           cards:               # library cards (ygo_fsm/data/cards.yaml), each named by its uid
-            - {card: jougen, zone: monster}                      # default uid: the card id
+            - {card: jougen, zone: monster}                      # no uid: named by its card id
             - {card: last_battle, zone: spell_trap}              # Set before this turn
             - {card: my_body_as_a_shield, zone: spell_trap, set_turn: 3}   # Set this turn
             - {card: apophis_avatar, zone: monster, position: defence, face_up: false, uid: face_down}
@@ -71,7 +71,7 @@ The format
                                            # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
         by: B                              # optional: refused to that player
-        reason: B does not hold priority   # optional: text the refusal must contain
+        reason: B does not hold priority   # optional: text the refusal (Duel.why_not's reason) must contain
       - pass_until: main_phase_2           # pass (only pass) until the state path is inside this state
 
 Every step may also carry ``note:`` (free text). The value of ``setup.players.*.hand_limit``
@@ -90,6 +90,12 @@ rather than silently replacing a card. Every card is checked semantically
 
 Semantics
 =========
+* Cards are named by uid. A card in ``setup.players.*.cards`` given no ``uid`` is named by its
+  card id, ``_2``, ``_3`` … for later copies of the same card in the setup (a duel built from a
+  :class:`~ygo_fsm.game.Setup` outside a scenario names it by its starting place instead,
+  ``b_spell_trap_1``: see :func:`~ygo_fsm.game.placement_uids`). The scenario is the judge's
+  view: its names may say what a face-down card is; what each player is shown
+  (``Duel.observation``, the option keys of ``Duel.legal_actions``, ``Duel.trace_for``) never does.
 * ``do`` applies each action with :meth:`Duel.apply <ygo_fsm.duel.Duel.apply>`. Without
   ``by`` the action is taken by the player who must act; with ``by`` that player must be
   the one who acts (for every action of a list). An action the duel refuses is an
@@ -100,7 +106,12 @@ Semantics
   duel, including the transitions the engine took while creating it); a transition is
   named by its id in the machine file (``first_turn_no_draw``) or as ``machine.id``.
 * ``refuse`` is a failure when the action is offered; otherwise the duel must raise
-  :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was.
+  :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was. Its message holds
+  :meth:`Duel.why_not <ygo_fsm.duel.Duel.why_not>`'s reason (``was Set this turn``,
+  ``cost is 1500 LP and B has 1000``, ``B does not hold priority`` …), which ``reason`` matches.
+* An option may name a card by its uid (the judge's name) or by its place as the acting
+  player is shown it (``activate cyclone>A.spell_trap.1``); ``legal`` and ``not_legal``
+  accept both forms.
 * ``legal``, ``not_legal`` and ``refuse`` name offered actions: a bare name (``activate``)
   names every option of the action; a name with an option names that option and every
   option extending it on the same card (``activate x`` names ``activate x``,
@@ -175,7 +186,7 @@ from .cards import CardSpec, default_library, merge, parse_cards, read_card_file
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
-from .game import Setup, Zone, monster_uid, placement_uids
+from .game import Setup, Zone, card_id_uids, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
 from .yamlio import YamlInputError, parse_yaml, read_text
@@ -215,7 +226,9 @@ TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
 
 Player = Literal["A", "B"]
-_NAME = r"^[a-z][a-z0-9_]*( [a-z][a-z0-9_]*(#[0-9]+)?(>[a-z][a-z0-9_]*)?(\+[a-z][a-z0-9_]*)*)?$"
+_CARD = r"(?:[a-z][a-z0-9_]*|[AB]\.[a-z_]+\.[1-9][0-9]*)"
+"""A card in an option: its uid, or its place as a player is shown it (``A.spell_trap.1``)."""
+_NAME = rf"^[a-z][a-z0-9_]*( {_CARD}(#[0-9]+)?(>{_CARD})?(\+{_CARD})*)?$"
 ActionName = Annotated[str, Field(pattern=_NAME)]
 """An action: its name, optionally followed by the option chosen (``activate cyclone>apophis_avatar``)."""
 TransitionName = Annotated[str, Field(pattern=r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")]
@@ -482,9 +495,11 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                 f"of the turn machine: {', '.join(rulebook.specs['turn'].state_ids())}") from None
 
     try:
-        uids = set(placement_uids(scenario.setup).values())
+        placement_uids(scenario.setup)
     except ValueError as exc:
         raise ScenarioError(f"{source}: setup.{exc}") from None
+    scenario.setup = card_id_uids(scenario.setup)  # a card given no uid is named by its card id
+    uids = set(placement_uids(scenario.setup).values())
     uids |= {monster_uid(p, i) for p in scenario.setup.players for i in range(len(scenario.setup.players[p].monsters))}
 
     def card(item: str, uid: str) -> None:
@@ -698,7 +713,8 @@ def _do(duel: Duel, step: DoStep, where: str) -> None:
 
 def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
     item = f"{where}.refuse"
-    offered = [a for a in duel.legal_actions() if names_option(step.refuse, a) and step.by in (None, a.player)]
+    offered = [a for a in (*duel.legal_actions(judge=True), *duel.legal_actions())
+               if names_option(step.refuse, a) and step.by in (None, a.player)]
     if offered:
         raise _fail(f"{item}: expected {step.refuse!r} to be refused{f' to {step.by}' if step.by else ''}, "
                     f"but it is offered to {offered[0].player} in {duel.state} "
@@ -789,8 +805,8 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
     if expect.over is not None and duel.is_over != expect.over:
         found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
         problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
-    legal_now = duel.legal_actions()
-    offered = _names(legal_now)
+    legal_now = (*duel.legal_actions(judge=True), *duel.legal_actions())  # the judge's names and the player's
+    offered = _names(duel.legal_actions())
     offered_text = [str(action) for action in legal_now]
 
     def is_offered(text: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -39,6 +40,27 @@ class ChainLink(BaseModel):
     controller: str
     spell_speed: int
     negated: bool = False
+
+
+class Counts(BaseModel):
+    """A number per player (LP, cards in hand) once a transition is taken."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    A: int
+    B: int
+
+
+class RecordView(BaseModel):
+    """What one player is shown of a record where it differs from the judge's record: the option
+    and the narration with every card hidden from that player named by its place
+    (``B.spell_trap.1``, :mod:`ygo_fsm.views`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: str
+    choice: str | None = None
+    detail: tuple[str, ...] = ()
 
 
 class TraceRecord(BaseModel):
@@ -65,39 +87,140 @@ class TraceRecord(BaseModel):
     """What happened in game terms, in the seeds' words (``CHAIN1 …``, ``逆算``, ``… 效果处理``)."""
     auto_pass: bool = False
     """The duel passed for ``actor``, whose only legal action was ``pass`` (``Duel(auto_pass=…)``)."""
+    lp: Counts | None = None
+    """Both players' LP once the transition is taken (``None`` in traces written before it was recorded)."""
+    hand: Counts | None = None
+    """The number of cards in each player's hand once the transition is taken."""
+    views: tuple[RecordView, ...] = ()
+    """The players' views of ``choice`` and ``detail`` where they name a card hidden from that
+    player; a player not listed is shown the record as it is (``Duel.trace_for``)."""
+
+    def for_player(self, player: str) -> TraceRecord:
+        """The record as ``player`` may see it (hidden cards named by their place)."""
+        view = next((v for v in self.views if v.player == player), None)
+        if view is None:
+            return self.model_copy(update={"views": ()}) if self.views else self
+        return self.model_copy(update={"choice": view.choice, "detail": view.detail, "views": ()})
 
 
-def dumps(records: Iterable[TraceRecord]) -> str:
-    """JSON Lines text: one record per line."""
-    return "".join(record.model_dump_json() + "\n" for record in records)
+TRACE_FORMAT: Literal["ygo-fsm/trace"] = "ygo-fsm/trace"
+TRACE_VERSION = 1
 
 
-def write_jsonl(records: Iterable[TraceRecord], path: Path) -> None:
-    path.write_text(dumps(records), encoding="utf-8")
+class TraceHeader(BaseModel):
+    """The first line of a trace file: what the duel started from (its setup, profile
+    included), so that narrating it or replaying it needs nothing else. The actions are the
+    records' player transitions (:func:`actions`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: Literal["ygo-fsm/trace"] = TRACE_FORMAT
+    version: int = TRACE_VERSION
+    profile: str
+    setup: dict[str, Any]
+    """The :class:`~ygo_fsm.game.Setup` as JSON (``Setup.model_validate`` reads it back)."""
 
 
-def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
-    """Parse JSON Lines text; a bad line raises :class:`TraceFormatError` naming it."""
-    records = []
+class Refusal(BaseModel):
+    """An action a duel refused (recorded when the duel keeps them: ``Duel(record_refusals=True)``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after: int
+    """The seq of the last transition taken before the attempt (0: before any)."""
+    action: str
+    player: str | None = None
+    reason: str
+
+
+class Trace(BaseModel):
+    """A trace file read back: its header (``None`` for files written before headers), its
+    records, and the refused attempts it holds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    header: TraceHeader | None = None
+    records: tuple[TraceRecord, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+
+
+def dumps(records: Iterable[TraceRecord], *, header: TraceHeader | None = None,
+          refusals: Iterable[Refusal] = ()) -> str:
+    """JSON Lines text: the header (if given), then one record per line; each refused attempt
+    follows the record it came after, as ``{"refused": {...}}``."""
+    lines = [header.model_dump_json() + "\n"] if header is not None else []
+    waiting = sorted(refusals, key=lambda refusal: refusal.after)
+    lines += ['{"refused":' + r.model_dump_json() + "}\n" for r in waiting if r.after <= 0]
+    waiting = [r for r in waiting if r.after > 0]
+    for record in records:
+        lines.append(record.model_dump_json() + "\n")
+        while waiting and waiting[0].after <= record.seq:
+            lines.append('{"refused":' + waiting.pop(0).model_dump_json() + "}\n")
+    lines += ['{"refused":' + r.model_dump_json() + "}\n" for r in waiting]
+    return "".join(lines)
+
+
+def write_jsonl(records: Iterable[TraceRecord], path: Path, *, header: TraceHeader | None = None,
+                refusals: Iterable[Refusal] = ()) -> None:
+    path.write_text(dumps(records, header=header, refusals=refusals), encoding="utf-8")
+
+
+def parse_trace(text: str, *, source: str = "<trace>") -> Trace:
+    """Parse a trace file: an optional header line, then records (and refused attempts); a bad
+    line raises :class:`TraceFormatError` naming it."""
+    header: TraceHeader | None = None
+    records: list[TraceRecord] = []
+    refusals: list[Refusal] = []
+    seen_line = False
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(TraceRecord.model_validate_json(line))
+            if not seen_line and f'"format":"{TRACE_FORMAT}"' in line.replace(" ", ""):
+                header = TraceHeader.model_validate_json(line)
+            elif line.lstrip().startswith('{"refused"'):
+                refusals.append(_RefusalLine.model_validate_json(line).refused)
+            else:
+                records.append(TraceRecord.model_validate_json(line))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "(record)"
             raise TraceFormatError(f"{source}: line {number}: {where}: {first['msg']}") from exc
-    return records
+        seen_line = True
+    return Trace(header=header, records=tuple(records), refusals=tuple(refusals))
+
+
+class _RefusalLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    refused: Refusal
+
+
+def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
+    """The records of JSON Lines trace text (a header line, if any, and refused attempts are
+    skipped); a bad line raises :class:`TraceFormatError` naming it."""
+    return list(parse_trace(text, source=source).records)
+
+
+def read_trace(path: Path) -> Trace:
+    """A trace file with its header (see :func:`parse_trace`)."""
+    try:
+        text = read_text(path, limit=MAX_TRACE_BYTES)  # UTF-8, bounded
+    except YamlInputError as exc:
+        raise TraceFormatError(str(exc)) from exc
+    return parse_trace(text, source=str(path))
 
 
 def read_jsonl(path: Path) -> list[TraceRecord]:
-    """Read a JSON Lines trace (UTF-8, at most :data:`MAX_TRACE_BYTES`)."""
-    try:
-        text = read_text(path, limit=MAX_TRACE_BYTES)
-    except YamlInputError as exc:
-        raise TraceFormatError(str(exc)) from exc
-    return loads(text, source=str(path))
+    """The records of a trace file (with or without a header)."""
+    return list(read_trace(path).records)
+
+
+def actions(records: Iterable[TraceRecord]) -> list[tuple[str, str, str | None]]:
+    """The player actions a trace records, in order — (event, player, option): every
+    transition a player took (the engine's follow from them). With the header's setup they
+    replay the duel (``Duel.from_trace``)."""
+    return [(record.event, record.actor, record.choice) for record in records if record.actor != "engine"]
 
 
 _ACTOR = {

@@ -183,8 +183,11 @@
       if (!chosen) { return; }
       var reader = new FileReader();
       reader.onload = function () {
+        // a trace file: a header line with the setup (format "ygo-fsm/trace"), then one record per
+        // line, and refused attempts as {"refused": …}; only the records are played
         var records = String(reader.result).split(/\r?\n/).filter(function (line) { return line.trim(); })
-          .map(function (line) { return JSON.parse(line); });
+          .map(function (line) { return JSON.parse(line); })
+          .filter(function (item) { return item.format === undefined && item.refused === undefined; });
         startTrace({id: "", name: chosen.name, records: records, snapshots: [], story: [], storyAt: []});
       };
       reader.readAsText(chosen);

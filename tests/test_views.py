@@ -1,0 +1,314 @@
+"""Per-player views: what each player may know, and nothing more.
+
+The rule: neither player may look at either Main Deck (nor know its order), nor at the
+opponent's hand or face-down cards; each knows their own hand and Set cards; face-up cards,
+both graveyards and face-up banished cards are public (001 【怪兽通常召唤…】３ 公开确认…（里侧表示
+通常召唤的场合不公开）; the official rules on looking at cards, https://yugipedia.com/wiki/Look).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_chain_properties import setups
+
+from ygo_fsm import Duel, Setup
+from ygo_fsm.cards import CardType, default_library
+from ygo_fsm.game import PLAYERS, card_id_uids
+from ygo_fsm.trace import TraceRecord
+from ygo_fsm.views import Observation, hidden_from
+
+LIBRARY = default_library()
+MONSTERS = sorted(k for k, v in LIBRARY.items() if v.type is CardType.monster)
+SPELLS_TRAPS = sorted(k for k, v in LIBRARY.items() if v.type is not CardType.monster)
+
+
+def duel_of(players: dict[str, Any], *, turn_player: str = "A", phase: str = "main_phase_1",
+            named: bool = True) -> Duel:
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "turn_player": turn_player, "phase": phase,
+                                  "players": players})
+    return Duel(card_id_uids(setup) if named else setup)
+
+
+# --- examples -----------------------------------------------------------------------------
+
+
+def test_cyclone_on_a_set_card_names_its_place_not_its_name() -> None:
+    """「サイクロン」 targeting the opponent's Set 「聖なるバリア －ミラーフォース－」: the acting player sees
+    "the face-down card in A's spell/trap zone 1", never the card (Look: the opponent's face-down
+    cards may not be looked at)."""
+    duel = duel_of({"A": {"cards": [{"card": "mirror_force", "zone": "spell_trap"}]},
+                    "B": {"cards": [{"card": "cyclone"}]}}, turn_player="B")
+    offered = {str(a): a.label for a in duel.legal_actions()}
+    assert "activate cyclone>A.spell_trap.1" in offered
+    label = offered["activate cyclone>A.spell_trap.1"]
+    assert "ミラーフォース" not in label and "mirror_force" not in label
+    assert "A的魔法与陷阱区域第1张里侧表示的卡" in label
+    judge = {str(a): a.label for a in duel.legal_actions(judge=True)}
+    assert "ミラーフォース" in judge["activate cyclone>mirror_force"]
+    duel.apply("activate cyclone>A.spell_trap.1")  # the player's key is accepted
+    assert duel.history[-1].choice == "cyclone>mirror_force"  # the judge's record names the card
+    activation = next(r for r in reversed(duel.trace) if r.choice)
+    assert "ミラーフォース" in activation.detail[0]
+    seen_by_b = duel.trace_for("B")[activation.seq - 1]
+    assert seen_by_b.choice == "cyclone>A.spell_trap.1"
+    assert all("ミラーフォース" not in line for line in seen_by_b.detail)
+    seen_by_a = duel.trace_for("A")[activation.seq - 1]  # A knows their own Set card
+    assert "ミラーフォース" in seen_by_a.detail[0]
+
+
+def test_a_face_down_attack_target_is_named_by_its_place() -> None:
+    """Choosing to attack a face-down monster does not tell the attacker what it is (002 ●战斗阶段
+    【攻击宣言・选择对象】; Look)."""
+    duel = duel_of({"A": {"cards": [{"card": "sapphire_dragon", "zone": "monster"}]},
+                    "B": {"cards": [{"card": "reflect_bounder", "zone": "monster", "position": "defence",
+                                     "face_up": False}]}}, phase="battle_phase")
+    while "declare_attack" not in {a.name for a in duel.legal_actions()}:
+        duel.apply("pass")  # the Start Step
+    duel.apply("declare_attack sapphire_dragon")
+    targets = [(a.choice, a.label) for a in duel.legal_actions() if a.name == "choose_target"]
+    assert targets == [("B.monster.1", "「B的怪兽区域第1张里侧表示的卡」")]
+    duel.apply("choose_target B.monster.1")
+    record = next(r for r in reversed(duel.trace_for("A")) if r.event == "choose_target")
+    assert record.choice == "B.monster.1"
+    assert all("リフレクト" not in line for line in record.detail)
+
+
+def test_the_opponent_sees_a_set_as_a_place_in_the_trace() -> None:
+    """The trace's choice of a Set names the Set card for the judge and its owner only; the
+    opponent sees where it went (001 …（里侧表示通常召唤的场合不公开）; Look)."""
+    duel = duel_of({"A": {"cards": [{"card": "mirror_force"}, {"card": "beetle_armor_knight"}]}})
+    duel.apply("set_spell_trap mirror_force")
+    while "set_monster" not in {a.name for a in duel.legal_actions()}:
+        duel.apply("pass")
+    duel.apply("set_monster beetle_armor_knight")
+    sets = [r.seq for r in duel.trace if r.event in ("set_spell_trap", "set_monster")]
+    assert [duel.trace[seq - 1].choice for seq in sets] == ["mirror_force", "beetle_armor_knight"]
+    assert [duel.trace_for("A")[seq - 1].choice for seq in sets] == ["mirror_force", "beetle_armor_knight"]
+    seen_by_b = [duel.trace_for("B")[seq - 1].choice for seq in sets]
+    assert seen_by_b[0] == "A.spell_trap.1"
+    assert seen_by_b[1] == "A.hand.1"  # declared while still in the hand (step 1)
+    assert all("ミラーフォース" not in line and "甲虫装甲騎士" not in line
+               for record in duel.trace_for("B") for line in record.detail)
+
+
+def test_observation_shows_own_hand_and_set_cards_and_only_counts_of_the_opponents_hand() -> None:
+    """Each player knows their own hand and Set cards; of the opponent's hand only its size; of
+    either deck only its size (Look)."""
+    duel = duel_of({"A": {"hand": 2, "deck": 9, "cards": [{"card": "cyclone"}, {"card": "mirror_force",
+                                                                                "zone": "spell_trap"}]},
+                    "B": {"hand": 1, "deck": 7, "cards": [{"card": "dark_hole"},
+                                                          {"card": "soul_rope", "zone": "spell_trap"}]}},
+                   named=False)
+    seen = duel.observation("A")
+    assert seen.to_act == "A" and seen.state == duel.state and seen.phase == "main_phase_1"
+    assert [c.card for c in seen.you.hand] == ["cyclone"] and seen.you.hand_count == 3
+    assert [(c.card, c.face_up) for c in seen.you.spell_traps] == [("mirror_force", False)]
+    assert seen.opponent.hand == () and seen.opponent.hand_count == 2
+    assert [(c.place, c.face_up, c.card, c.uid, c.name) for c in seen.opponent.spell_traps] == [
+        (1, False, None, None, None)]
+    assert (seen.you.deck_count, seen.opponent.deck_count) == (9, 7)
+    assert (seen.you.lp, seen.opponent.lp) == (8000, 8000)
+
+
+def test_default_uids_name_the_starting_place_not_the_card() -> None:
+    """A card given no uid is named by where it started (``b_spell_trap_1``); the uid a scenario
+    gives is kept (scenario files name a card given none by its card id)."""
+    duel = duel_of({"A": {"cards": [{"card": "cyclone"}, {"card": "cyclone"}, {"card": "jougen", "zone": "monster"}]},
+                    "B": {"monsters": [{"name": "x"}],
+                          "cards": [{"card": "soul_rope", "zone": "spell_trap"},
+                                    {"card": "jougen", "zone": "monster", "uid": "mine"}]}}, named=False)
+    uids = {p: sorted(c.uid for _, c in duel.players[p].all_cards()) for p in PLAYERS}
+    assert uids == {"A": ["a_hand_1", "a_hand_2", "a_monster_1"], "B": ["b_monster_1", "b_spell_trap_1", "mine"]}
+    named = duel_of({"A": {"cards": [{"card": "cyclone"}, {"card": "cyclone"}]}})
+    assert sorted(c.uid for c in named.players["A"].hand_cards) == ["cyclone", "cyclone_2"]
+
+
+# --- the properties -------------------------------------------------------------------------
+
+
+def _hidden_cards(draw: st.DrawFn, fresh: bool, sizes: tuple[int, int, int], deck: list[str]) -> list[dict[str, Any]]:
+    """The opponent's hand cards and face-down cards (``sizes``), then the deck: the same cards
+    each time unless ``fresh`` (then random cards of the same kind, and the deck shuffled)."""
+    def pick(pool: list[str], index: int) -> str:
+        return draw(st.sampled_from(pool)) if fresh else pool[index % len(pool)]
+
+    hand, set_monsters, set_cards = sizes
+    cards: list[dict[str, Any]] = [{"card": pick(MONSTERS + SPELLS_TRAPS, i)} for i in range(hand)]
+    cards += [{"card": pick(MONSTERS, i), "zone": "monster", "position": "defence", "face_up": False}
+              for i in range(set_monsters)]
+    cards += [{"card": pick(SPELLS_TRAPS, i), "zone": "spell_trap"} for i in range(set_cards)]
+    order = draw(st.permutations(deck)) if fresh else deck
+    return cards + [{"card": card, "zone": "deck"} for card in order]
+
+
+@st.composite
+def hidden_variants(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A viewer and two setups that differ only in what the viewer may not know: the cards in
+    the opponent's hand, which cards the opponent's face-down cards are, and the order of both
+    decks."""
+    viewer = draw(st.sampled_from(PLAYERS))
+    base: dict[str, Any] = {}
+    other: dict[str, Any] = {}
+    for player in PLAYERS:
+        public = [{"card": draw(st.sampled_from(MONSTERS)), "zone": "monster"} for _ in range(draw(st.integers(0, 2)))]
+        public += [{"card": draw(st.sampled_from(SPELLS_TRAPS + MONSTERS)), "zone": "graveyard"}
+                   for _ in range(draw(st.integers(0, 2)))]
+        deck = [draw(st.sampled_from(MONSTERS + SPELLS_TRAPS)) for _ in range(draw(st.integers(0, 4)))]
+        if player == viewer:  # the viewer's own hand and Set card are the same in both
+            sizes = (0, 0, 0)
+            public += [{"card": "cyclone"}, {"card": "soul_rope", "zone": "spell_trap"}][:draw(st.integers(0, 2))]
+        else:
+            sizes = (draw(st.integers(0, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3)))
+        base[player] = {"hand": 1, "deck": 5, "cards": public + _hidden_cards(draw, False, sizes, deck)}
+        other[player] = {"hand": 1, "deck": 5, "cards": public + _hidden_cards(draw, True, sizes, deck)}
+    return viewer, base, other
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variants=hidden_variants(), phase=st.sampled_from(["main_phase_1", "end_phase"]))
+def test_states_differing_only_in_hidden_information_look_the_same(
+        variants: tuple[str, dict[str, Any], dict[str, Any]], phase: str) -> None:
+    """observation(p) of two duels that differ only in what p may not know are equal, and so are
+    the options offered to p (Look).
+    With the default uids: the card-id names of scenario files are the judge's (a face-up
+    ``jougen_2`` says another 「昇霊術師 ジョウゲン」 is somewhere)."""
+    viewer, base, other = variants
+    first, second = (duel_of(players, turn_player=viewer, phase=phase, named=False) for players in (base, other))
+    assert first.observation(viewer) == second.observation(viewer)
+    if first.priority == viewer:  # and the options offered to the viewer read the same
+        assert [(str(a), a.label) for a in first.legal_actions()] == [(str(a), a.label) for a in second.legal_actions()]
+
+
+def test_a_difference_the_viewer_may_see_shows() -> None:
+    """The same check tells public differences apart: a face-up monster, a graveyard card, the
+    viewer's own Set card (the property above could fail)."""
+    def seen(card: str, zone: str, owner: str) -> Observation:
+        return duel_of({owner: {"cards": [{"card": card, "zone": zone}]}}).observation("A")
+
+    assert seen("jougen", "monster", "B") != seen("killer_snake", "monster", "B")
+    assert seen("cyclone", "graveyard", "B") != seen("dark_hole", "graveyard", "B")
+    assert seen("mirror_force", "spell_trap", "A") != seen("soul_rope", "spell_trap", "A")
+    assert seen("mirror_force", "spell_trap", "B") == seen("soul_rope", "spell_trap", "B")
+
+
+def _fields(value: Any, keys: tuple[str, ...]) -> list[str]:
+    """Every string under one of ``keys`` in nested data."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in keys and isinstance(item, str):
+                found.append(item)
+            found += _fields(item, keys)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found += _fields(item, keys)
+    return found
+
+
+_TOKENS = re.compile(r"[>+#]")
+
+
+def _leaks(duel: Duel, player: str) -> tuple[set[str], set[str]]:
+    """The uids and names of the cards hidden from ``player`` (names no card they may see has)."""
+    hidden = hidden_from(duel.game, player)
+    shown = {c.name for p in PLAYERS for _, c in duel.players[p].all_cards() if c.uid not in hidden}
+    summon = duel.summon
+    if summon is not None and summon.card is not None and summon.card.uid not in hidden:
+        shown.add(summon.card.name)  # the monster being summoned, taken out (in no zone)
+    return set(hidden), {h.name for h in hidden.values()} - shown
+
+
+def _check_no_leak(duel: Duel, new_records: list[TraceRecord]) -> None:
+    for player in PLAYERS:
+        uids, names = _leaks(duel, player)
+        seen = duel.observation(player).to_dict()
+        shown_uids = set(_fields(seen, ("uid", "target", "attacker", "attack_target")))
+        assert not uids & shown_uids, (player, uids & shown_uids)
+        seen.pop("chain")  # an activated card was shown face-up: its name stays public
+        shown_names = set(_fields(seen, ("name",)))
+        assert not names & shown_names, (player, names & shown_names)
+        if duel.priority == player:
+            for action in duel.legal_actions():
+                tokens = {t.removeprefix("until_") for t in _TOKENS.split(action.choice or "")}
+                assert not tokens & uids, (str(action), tokens & uids)
+                assert not any(f"「{name}」" in action.label for name in names), action.label
+        for record in new_records:
+            view = record.for_player(player)
+            tokens = {t.removeprefix("until_") for t in _TOKENS.split(view.choice or "")}
+            assert not tokens & uids, (view.choice, tokens & uids)
+            assert not any(f"「{name}」" in line for line in view.detail for name in names), view.detail
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), data=st.data())
+def test_random_play_never_shows_a_player_a_card_hidden_from_them(setup: Setup, data: st.DataObject) -> None:
+    """Throughout random legal play, neither a player's observation, nor the options offered to
+    them, nor their view of each new trace record names (by uid or name) a card hidden from them
+    (Look)."""
+    try:
+        duel = Duel(card_id_uids(setup) if data.draw(st.booleans(), label="card-id uids") else setup)
+    except ValueError:  # the shared strategy may put more than five cards in a zone
+        assume(False)
+        return
+    _check_no_leak(duel, list(duel.trace))
+    for _ in range(80):
+        if duel.is_over:
+            break
+        legal = duel.legal_actions()
+        action = legal[data.draw(st.integers(0, len(legal) - 1), label="action")]
+        before = len(duel.trace)
+        duel.apply(action)
+        _check_no_leak(duel, list(duel.trace[before:]))
+        if duel.is_over:
+            break
+
+
+# --- the trace file ------------------------------------------------------------------------------
+
+
+def test_each_record_holds_lp_and_hand_counts() -> None:
+    """A record says both players' LP and hand size once its transition is taken: activating
+    「ブラック・ホール」 from the hand leaves the hand one card smaller (000 CHAIN1 …发动)."""
+    duel = duel_of({"A": {"hand": 2, "cards": [{"card": "dark_hole"}, {"card": "jougen", "zone": "monster"}]}})
+    first = duel.trace[-1]
+    assert first.lp is not None and first.hand is not None
+    assert (first.lp.A, first.lp.B, first.hand.A, first.hand.B) == (8000, 8000, 3, 5)
+    duel.apply("activate dark_hole")
+    assert duel.trace[-1].hand is not None and duel.trace[-1].hand.A == 2
+
+
+def test_a_trace_file_has_a_header_and_replays_and_narrates_alone(tmp_path: Any) -> None:
+    """A trace file starts with the setup (profile included): narrate reads it, a replay from it
+    gives the same records; refused attempts are kept when asked for."""
+    from ygo_fsm.errors import IllegalActionError, TraceFormatError
+    from ygo_fsm.trace import dumps, loads, narrate, read_trace
+
+    setup = card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
+                                               "players": {"A": {"cards": [{"card": "cyclone"}]}}}))
+    duel = Duel(setup, record_refusals=True)
+    duel.apply("set_spell_trap cyclone")
+    with contextlib.suppress(IllegalActionError):
+        duel.apply("enter_battle_phase")
+    duel.apply("pass")
+    path = tmp_path / "t.jsonl"
+    path.write_text(duel.trace_jsonl(), encoding="utf-8")
+    read = read_trace(path)
+    assert read.header is not None and read.header.profile == "ocg2008"
+    assert read.records == duel.trace
+    assert [r.action for r in read.refusals] == ["enter_battle_phase"]
+    assert "only offered in" in read.refusals[0].reason
+    replayed = Duel.from_trace(path.read_text(encoding="utf-8"))
+    assert replayed == duel and replayed.trace == duel.trace
+    assert narrate(read.records, duel.rulebook.specs) == narrate(duel.trace, duel.rulebook.specs)
+    assert loads(dumps(duel.trace)) == list(duel.trace)  # a file without a header reads as before
+    try:
+        Duel.from_trace(dumps(duel.trace))
+    except TraceFormatError as exc:
+        assert "no header" in str(exc)
+    else:
+        raise AssertionError("a trace without a header replayed")
