@@ -921,7 +921,8 @@ def test_the_player_whose_card_was_negated_gets_no_vandalgyon_trigger() -> None:
     """000 ※…发动时点的出现条件 例（『对方控制的卡的发动被反击陷阱无效』）: B's card was negated by A's counter trap, so
     only A's 「冥王竜ヴァンダルギオン」 may trigger; B's own copy is not offered (shipped card data)."""
     duel = Duel(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
-        "A": {"cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
+        "A": {"monsters": [{"name": "M", "atk": 1000}],  # 「ブラック・ホール」 needs a monster to destroy (PR17 p.133)
+              "cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_a")]},
         "B": {"cards": [at("my_body_as_a_shield", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_b")]}}}))
@@ -1000,7 +1001,8 @@ def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> Non
     shipped = default_library()
     setup = Setup.model_validate({
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
-        "players": {"A": {"cards": [{"card": "dark_hole", "zone": "hand"},
+        "players": {"A": {"monsters": [{"name": "M", "atk": 1000}],  # something to destroy (PR17 p.133)
+                          "cards": [{"card": "dark_hole", "zone": "hand"},
                                     {"card": "soul_rope", "zone": "spell_trap", "uid": "a_set"}]},
                     "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"},
                                     {"card": "my_body_as_a_shield", "zone": "spell_trap"}]}}})

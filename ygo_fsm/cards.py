@@ -134,6 +134,7 @@ class Op(str, Enum):
     tribute = "tribute"                        # one of the controller's other monsters goes to the graveyard
     replace_draw = "replace_draw"              # instead of the normal draw: a card from the deck to the hand (情况Ｂ)
     negate_activation = "negate_activation"    # the previous link; `destroy: true` destroys it too
+    negate_effect = "negate_effect"            # the previous link's effect: it resolves nothing, its activation stands
     negate_summon = "negate_summon"
     skip_phase = "skip_phase"                  # `what` (draw_phase, standby_phase …) in `to`'s next turn
     end_battle_phase = "end_battle_phase"      # the Battle Phase goes straight to its End Step
@@ -209,6 +210,24 @@ class Conditions(_Model):
     """The card was special summoned by its own effect (「冥王竜ヴァンダルギオン」: この方法で特殊召喚に成功した時)."""
 
 
+class Need(_Model):
+    """Something an effect's resolution needs, checked when it would be activated: a card or
+    effect cannot be activated unless what its resolution does can be done (PR17 pp.133–134
+    「発動する際には、その効果を処理できる状態でなければならない」; Yugipedia "Activate").
+
+    Most needs follow from the resolution itself (:func:`ygo_fsm.legality.requirements`:
+    draws need cards in the deck, special summons a free Monster Zone …); ``needs:`` in the
+    card data declares the rest, e.g. a target that must be face-up."""
+
+    what: Literal["deck_cards", "hand_cards", "monster_on_field", "free_monster_zone", "card_in_deck",
+                  "card_in_hand", "card_in_graveyard", "face_up_target"]
+    amount: int = Field(default=1, ge=1)
+    who: Literal["controller", "opponent", "both", "either"] = "controller"
+    """Whose deck, hand, zones or cards (relative to the activating player)."""
+    card: str = ""
+    """For ``card_in_*``: what the card must be (a card id, a race, ``level_N`` or ``monster``)."""
+
+
 class Target(str, Enum):
     """What an effect chooses on activation."""
 
@@ -245,6 +264,12 @@ class EffectSpec(_Model):
     """For continuous effects applied at a point of the attack, without a chain link: on the
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
     resolution: tuple[Operation, ...] = ()
+    needs: tuple[Need, ...] = ()
+    """What its resolution needs beyond what its operations imply (see :class:`Need`)."""
+    maintenance: Literal["", "optional", "mandatory"] = ""
+    """For a processing effect whose ``cost`` keeps its card on the field (维持COST): ``optional``
+    — its controller pays or the card is destroyed; ``mandatory`` — it is paid, and the card is
+    destroyed only when it cannot be (Yugipedia "Maintenance cost"; 000 ●スタンバイフェイズ【２】)."""
 
     @property
     def spell_speed(self) -> int:

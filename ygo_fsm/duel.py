@@ -539,7 +539,8 @@ class Duel:
         transition.execute(frame)  # guards re-checked with the inner frames still in place
         game.check_lp()
         del game.frames[level + 1:]  # leaving the source state leaves the machines it ran
-        self._enter_children()
+        if not game.is_over:  # a duel decided by this transition ends where it leads (PR17 p.43)
+            self._enter_children()
         game.forget()
         self._option_cache = None
         spec = transition.spec

@@ -38,7 +38,8 @@ from .cards import (
     Phase,
     Target,
 )
-from .game import SPELL_TRAP_ZONES, Zone, other_player
+from . import legality
+from .game import FIELD_ZONES, Zone, other_player
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState
 
@@ -112,15 +113,19 @@ def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
             or effect.mandatory or effect.kind is EffectKind.trigger)
 
 
+_SET_ZONES = (Zone.spell_trap, Zone.field_zone)
+"""Where a Spell/Trap Card can be Set: a Spell & Trap Zone, or the Field Zone for a Field Spell."""
+
+
 def _location_ok(zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     location = effect.location
     if location is Location.hand:
         # a spell card activated from the hand may also be Set first and activated later
-        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone is Zone.spell_trap and not card.face_up)
+        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone in _SET_ZONES and not card.face_up)
     if location is Location.set:
-        return zone is Zone.spell_trap and not card.face_up
+        return zone in _SET_ZONES and not card.face_up
     if location is Location.field:
-        return zone in (Zone.monster, Zone.spell_trap) and card.face_up
+        return zone in FIELD_ZONES and card.face_up
     if location is Location.graveyard:
         return zone is Zone.graveyard
     return zone is Zone.lingering
@@ -150,24 +155,31 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False
     if conditions.main_phase and not in_main_phase(game):
         return False
-    is_set = zone is Zone.spell_trap and not card.face_up
+    is_set = zone in _SET_ZONES and not card.face_up
     if is_set and card.set_turn >= game.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
     if effect.once_per_turn and (card.uid, effect_index(card, effect), game.turn) in game.used_once:
         return False
-    if (effect.kind in SPELL_KINDS | TRAP_KINDS and zone is Zone.hand
-            and len(game.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
-        return False  # 002 ●主要阶段1 ※包括发动中的魔法、陷阱，魔法、陷阱最多只能放在5个魔法陷阱区域里
-    cost = effect.cost
-    if cost.pay_lp and game.players[controller].lp < cost.pay_lp:
-        return False
-    if cost.tribute_other:
-        others = [m for m in game.players[controller].monsters if m is not card]
-        if len(others) < cost.tribute_other:
-            return False
-    return True
+    # the cost, a zone for the card, what the resolution needs: one check (ygo_fsm.legality)
+    return not (effect.starts_chain_link and legality.refusals(game, controller, zone, card, effect))
+
+
+def activation_refusals(game: GameState, controller: str, uid: str, index: int = 0) -> list[legality.Refusal]:
+    """Why ``controller`` may not activate effect ``index`` of the card ``uid`` for what it
+    needs (:func:`ygo_fsm.legality.refusals`, and a target that fits): data ``why_not`` reads.
+    Timing and conditions are the machines' and :func:`conditions_hold`'s."""
+    found = find(game, uid)
+    if found is None or found[2].card is None or index >= len(found[2].card.effects):
+        return [legality.Refusal("unknown", f"没有「{uid}」的第{index + 1}个效果", "")]
+    _, zone, card = found
+    effect = card.card.effects[index] if card.card is not None else None
+    assert effect is not None
+    reasons = legality.refusals(game, controller, zone, card, effect)
+    if not targets(game, controller, card, effect):
+        reasons.append(legality.Refusal("no_target", "没有可以选择的对象", legality.TARGET_RULE))
+    return reasons
 
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:
@@ -175,10 +187,16 @@ def effect_index(card: CardInstance, effect: EffectSpec) -> int:
 
 
 def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
-    """The target options of an effect (``[None]`` when it takes none)."""
-    target = effect.target
-    if target is Target.none:
+    """The target options of an effect (``[None]`` when it takes none): the cards that fit it
+    (:func:`ygo_fsm.legality.target_fits`)."""
+    if effect.target is Target.none:
         return [None]
+    return [uid for uid in _target_candidates(game, controller, card, effect)
+            if uid is None or legality.target_fits(game, effect, uid)]
+
+
+def _target_candidates(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
+    target = effect.target
     opponent = other_player(controller)
     if target is Target.own_monster:
         return [m.uid for m in game.players[controller].monsters]
@@ -189,7 +207,8 @@ def targets(game: GameState, controller: str, card: CardInstance, effect: Effect
     if target is Target.any_monster:
         return [m.uid for p in (controller, opponent) for m in game.players[p].monsters if m is not card
                 or not effect.cost.tribute_self]
-    return [c.uid for p in (controller, opponent) for c in game.players[p].spell_traps if c is not card]
+    return [c.uid for p in (controller, opponent) for c in (*game.players[p].spell_traps, *game.players[p].field_spells)
+            if c is not card]
 
 
 def choice_key(card: CardInstance, index: int, target: str | None) -> str:
@@ -355,7 +374,7 @@ def special_summons_forbidden(game: GameState) -> str:
     or ``""``."""
     for player in (game.turn_player, game.opponent):
         for zone, card, _, effect in effects_of(game, player):
-            if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
+            if (effect.forbids == "special_summon" and zone in FIELD_ZONES
                     and card.face_up):
                 return card.name
     return ""

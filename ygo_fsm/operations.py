@@ -66,6 +66,7 @@ def run_operation(game: GameState, op: Operation, link: Link, card: CardInstance
     result = _operate(game, op, link, card)
     if result and op.op is not Op.special_summon:
         game.last_action_summon = False
+    game.check_lp()  # the duel ends the moment a player's LP reach 0 (PR17 p.43)
     return result
 
 
@@ -102,9 +103,7 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
                     changed.append(f"「{monster.name}」变成{shown}表示")
         return "，".join(changed)
     if kind is Op.draw:
-        player = _player_for(game, link, op.to)
-        drawn = sum(draw_card(game, player) for _ in range(op.amount or 1))
-        return f"{player}抽{drawn}张卡"
+        return _draw(game, op, link)
     if kind is Op.return_to_hand:
         card.leave_field()
         move(game, card, Zone.hand)
@@ -123,6 +122,8 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         return f"「{own[0].name}」作为祭品"
     if kind is Op.negate_activation:
         return _negate_previous(game, op, link)
+    if kind is Op.negate_effect:
+        return _negate_effect(game)
     if kind is Op.negate_summon:
         return _negate_summon(game)
     if kind is Op.last_battle_judgement:
@@ -195,6 +196,24 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         RESOLUTIONS[op.name](game, link)
         return op.name
     return ""
+
+
+def _draw(game: GameState, op: Operation, link: Link) -> str:
+    """Each player concerned draws; one who must draw more cards than their deck holds draws
+    what there is and loses, at once — both at the same moment is a draw (PR17 p.43; 004
+    ●卡组没有卡在需要抽卡却无卡可抽的场合，该玩家决斗败北)."""
+    players = [game.turn_player, game.opponent] if op.to == "both" else [_player_for(game, link, op.to)]
+    wanted = op.amount or 1
+    short: list[str] = []
+    texts = []
+    for player in players:
+        drawn = sum(draw_card(game, player) for _ in range(wanted))
+        if drawn < wanted:
+            short.append(player)
+        texts.append(f"{player}抽{drawn}张卡")
+    if short:
+        game.check_lp(cannot_draw=tuple(short))
+    return "，".join(texts)
 
 
 def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
@@ -275,6 +294,7 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
         return ""
     negated = game.chain[-1]
     negated.negated = True
+    negated.negation = "activation"
     found = find(game, negated.uid)
     if found is not None and op.destroy and found[1] is Zone.spell_trap:
         to_graveyard(game, found[2], destroyed=True)
@@ -284,6 +304,20 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
             and negated.controller != link.controller):
         emit(game, Event.activation_negated_by_counter_trap, negated.controller, negated.uid)
     return f"「{negated.name}」发动无效" + ("并且破坏" if op.destroy else "")
+
+
+def _negate_effect(game: GameState) -> str:
+    """The previous link's effect is negated: its activation stands (its cost stays paid, a
+    once-per-turn use is spent, a Normal Spell still goes to the graveyard after it), but it
+    resolves nothing (PR17 p.153 効果を無効にする; Yugipedia "Negate")."""
+    if not game.chain:
+        return ""
+    negated = game.chain[-1]
+    if negated.negated:
+        return ""
+    negated.negated = True
+    negated.negation = "effect"
+    return f"「{negated.name}」的效果无效"
 
 
 def _negate_summon(game: GameState) -> str:

@@ -115,7 +115,8 @@ class CardInstance:
         return f"<{self.uid} {self.name}>"
 
 
-_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
+_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering",
+               "field_spells")
 ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 """The :class:`PlayerState` attribute holding each zone's cards."""
 
@@ -142,6 +143,8 @@ class PlayerState:
         self.deck_cards: list[CardInstance] = []
         self.banished: list[CardInstance] = []
         self.lingering: list[CardInstance] = []
+        self.field_spells: list[CardInstance] = []
+        """The Field Zone (at most one card)."""
         for index, monster in enumerate(setup.monsters):
             self.monsters.append(CardInstance(
                 monster_uid(player, index), player, name=monster.name, atk=monster.atk,
@@ -194,6 +197,7 @@ class PlayerState:
         clone.deck_cards = [card.copy() for card in self.deck_cards]
         clone.banished = [card.copy() for card in self.banished]
         clone.lingering = [card.copy() for card in self.lingering]
+        clone.field_spells = [card.copy() for card in self.field_spells]
         return clone
 
     @property
@@ -249,6 +253,14 @@ class Link:
     and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+    card_activation: bool = False
+    """The link is the activation of a Spell/Trap Card itself (from the hand or face-down), not
+    the activation of an effect of a card already face-up (PR17 p.153: カードの発動 / 効果の発動)."""
+    negation: Literal["", "activation", "effect"] = ""
+    """How the link was negated: ``activation`` — its activation was negated (it resolves
+    nothing; a Spell/Trap Card whose own activation it was goes to the graveyard); ``effect`` —
+    its effect was negated (the activation stands, it resolves nothing, the card is treated as
+    resolved). ``negated`` is true for both (Yugipedia "Negate")."""
 
 
 @dataclass
@@ -536,20 +548,28 @@ class GameState:
         if self.attack is not None:
             self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
 
-    def check_lp(self) -> None:
-        """A player at 0 LP loses; both at 0 is a draw (000 ●メインフェイズ１ 例 …攻击（对方LP 0））.
-        Called once an event that changed LP is over, so simultaneous damage is judged together."""
+    def check_lp(self, *, cannot_draw: tuple[str, ...] = ()) -> None:
+        """Judge the duel now: a player whose LP are 0 loses, and so does a player who had to
+        draw and could not (``cannot_draw``); both at the same moment is a draw (PR17 p.43
+        デュエルの勝敗; 000 ●メインフェイズ１ 例 …攻击（对方LP 0）; Yugipedia "DRAW": both players' LP
+        reaching 0 simultaneously). Called as soon as an event that can decide the duel is over —
+        each cost paid, each operation of a resolution, each damage calculation — so what happens
+        at the same moment is judged together and nothing after it happens."""
         if self.is_over:
             return
-        out = [p for p in PLAYERS if self.players[p].lp <= 0]
-        for player in out:
+        out_of_lp = [p for p in PLAYERS if self.players[p].lp <= 0]
+        for player in out_of_lp:
             self.players[player].lp = 0
-        if len(out) == 2:
-            self.end_duel(winner=None, reason="lp")
-            self.say("双方的基本分为0，平局")
-        elif out:
-            self.end_duel(winner=other_player(out[0]), reason="lp")
-            self.say(f"{out[0]}的基本分为0，{other_player(out[0])}获得决斗的胜利")
+        losers = [p for p in PLAYERS if p in out_of_lp or p in cannot_draw]
+        reason = "lp" if out_of_lp else "deck_out"
+        if len(losers) == 2:
+            self.end_duel(winner=None, reason=reason)
+            self.say("双方的基本分为0，平局" if len(out_of_lp) == 2 else "双方同时决斗败北，平局")
+        elif losers:
+            loser = losers[0]
+            self.end_duel(winner=other_player(loser), reason=reason if loser in out_of_lp else "deck_out")
+            cause = "的基本分为0" if loser in out_of_lp else "必须抽卡却不能抽卡"
+            self.say(f"{loser}{cause}，{other_player(loser)}获得决斗的胜利")
 
     def end_duel(self, *, winner: str | None, reason: str) -> None:
         """The duel is over (``winner`` ``None`` for a draw)."""
