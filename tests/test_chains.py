@@ -1081,7 +1081,8 @@ def test_maintenance_cost_is_processed_without_a_chain_link() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "standby_phase",
         "players": {"A": {"cards": [{"card": "messenger_of_peace", "zone": "spell_trap", "face_up": True}]}}})
     duel = Duel(setup, library={"messenger_of_peace": default_library()["messenger_of_peace"]})
-    assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace"]
+    assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace",
+                                                      "process messenger_of_peace>destroy"]  # pay, or do not
     duel.apply("pass")
     duel.apply("pass")
     assert duel.state == "standby_phase.open.turn_player_handles"

@@ -26,6 +26,7 @@ from .effects import (
 )
 from .game import FIELD_ZONES, Zone
 from .legality import needs_card_on_field, on_field
+from .maintenance import handle_maintenance
 from .operations import run_operation, to_graveyard
 from .state import CardInstance, Choice, GameState, Link, Tier, Window
 
@@ -309,13 +310,18 @@ def process_phase_effect(game: GameState, player: str, key: str) -> None:
     if key.startswith("until_"):
         _end_expiry(game, player, key.removeprefix("until_"))
         return
-    uid, index, _ = parse_key(key)
+    uid, index, option = parse_key(key)
     found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     card = found[2]
     effect = found[2].card.effects[index]
     assert effect.phase is not None
     game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    if effect.maintenance:
+        game.say(f"{player_text(game, player)}处理「{card.name}」的维持COST：" + handle_maintenance(
+            game, player, card, effect, option))
+        if game.is_over or option is not None or not effect.resolution:
+            return
     link = Link(0, card.uid, index, player, 0, card.name)
     results = run_resolution(game, effect, link, card)
     game.say(f"{player_text(game, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardSpec, CardType, default_library
+from .cards import CardSpec, CardType, EffectKind, default_library
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
-from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
+from .game import FIELD_ZONE_CAPACITY, MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
 from .priority import holder as priority_holder
 from .rules import guard_citation
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
@@ -79,15 +79,21 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             if placement.zone is Zone.spell_trap and card.type is CardType.monster:
                 raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
                                  "it cannot be placed in the spell/trap zone")
+            field_spell = any(effect.kind is EffectKind.field_spell for effect in card.effects)
+            if (placement.zone is Zone.field_zone) is not field_spell and placement.zone in (Zone.spell_trap,
+                                                                                           Zone.field_zone):
+                raise ValueError(f"players.{player}.cards[{index}]: a Field Spell goes in the field_zone, "
+                                 "and only a Field Spell does")
             face_down_attack = placement.face_up is False and placement.position.value == "attack"
             if placement.zone is Zone.monster and face_down_attack:
                 raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
-            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}.get(placement.zone)
+            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES,
+                     Zone.field_zone: FIELD_ZONE_CAPACITY}.get(placement.zone)
             if zones is not None and len(game.players[player].zone_list(placement.zone)) >= zones:
-                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full (5)")
+                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full ({zones})")
             instance = CardInstance.of_card(uid, player, card)
             instance.position = placement.position
-            default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
+            default_face_up = placement.zone not in (Zone.spell_trap, Zone.field_zone) or card.type is CardType.monster
             instance.face_up = default_face_up if placement.face_up is None else placement.face_up
             instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
             if placement.destroyed_this_turn:

@@ -296,8 +296,27 @@ def phase_processing(game: GameState, player: str) -> list[Choice]:
     for zone, card, index, effect in effects_of(game, player):
         if (effect.kind is EffectKind.processing and _phase_effect_pending(game, card, index, effect)
                 and conditions_hold(game, player, zone, card, effect)):
-            choices.append(Choice(choice_key(card, index, None), choice_label(game, card, effect, None)))
+            if effect.maintenance:
+                choices.extend(_maintenance_choices(game, player, card, index, effect))
+            else:
+                choices.append(Choice(choice_key(card, index, None), choice_label(game, card, effect, None)))
     return choices
+
+
+def _maintenance_choices(game: GameState, player: str, card: CardInstance, index: int,
+                         effect: EffectSpec) -> list[Choice]:
+    """Pay a maintenance cost, or not and the card is destroyed (:mod:`ygo_fsm.maintenance`)."""
+    payable = not legality.cost_refusals(game, player, card, effect)
+    choices = []
+    if payable:
+        choices.append(Choice(choice_key(card, index, None), f"「{card.name}」：支付维持COST"))
+    if effect.maintenance == "optional" or not payable:
+        choices.append(Choice(choice_key(card, index, MAINTENANCE_NOT_PAID), f"「{card.name}」：不支付维持COST，破坏这张卡"))
+    return choices
+
+
+MAINTENANCE_NOT_PAID = "destroy"
+"""The option of ``process`` that leaves a maintenance cost unpaid (the card is destroyed)."""
 
 
 def pending_phase_effects(game: GameState, player: str) -> bool:
