@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import card_spec
 
 from ygo_fsm import Duel, IllegalActionError, Setup
 from ygo_fsm.cards import CardSpec, default_library
 from ygo_fsm.effects import activation_refusals
 from ygo_fsm.game import Zone
-
-from helpers import card_spec
 
 
 def _cards() -> dict[str, CardSpec]:

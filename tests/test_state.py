@@ -28,7 +28,8 @@ from ygo_fsm.state import CardInstance, GameState
 LIBRARY = default_library()
 MONSTERS = sorted(card.id for card in LIBRARY.values() if card.type is CardType.monster)
 SPELLS_TRAPS = sorted(card.id for card in LIBRARY.values() if card.type is not CardType.monster)
-FIELD_SPELLS = sorted(card.id for card in LIBRARY.values() if any(e.kind is EffectKind.field_spell for e in card.effects))
+FIELD_SPELLS = sorted(card.id for card in LIBRARY.values()
+                      if any(e.kind is EffectKind.field_spell for e in card.effects))
 SET_IN_ZONES = [card for card in SPELLS_TRAPS if card not in FIELD_SPELLS]  # Field Spells have their own zone
 
 

@@ -20,7 +20,17 @@ from typing import Any
 from .cards import CardSpec, CardType, EffectKind, default_library
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
-from .game import FIELD_ZONE_CAPACITY, MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
+from .game import (
+    FIELD_ZONE_CAPACITY,
+    MONSTER_ZONES,
+    PLAYERS,
+    SPELL_TRAP_ZONES,
+    Profile,
+    Setup,
+    TurnEffect,
+    Zone,
+    placement_uids,
+)
 from .priority import holder as priority_holder
 from .rules import guard_citation
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
@@ -90,10 +100,12 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES,
                      Zone.field_zone: FIELD_ZONE_CAPACITY}.get(placement.zone)
             if zones is not None and len(game.players[player].zone_list(placement.zone)) >= zones:
-                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full ({zones})")
+                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full "
+                                 f"({zones})")
             instance = CardInstance.of_card(uid, player, card)
             instance.position = placement.position
-            default_face_up = placement.zone not in (Zone.spell_trap, Zone.field_zone) or card.type is CardType.monster
+            set_zone = placement.zone in (Zone.spell_trap, Zone.field_zone)
+            default_face_up = not set_zone or card.type is CardType.monster
             instance.face_up = default_face_up if placement.face_up is None else placement.face_up
             instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
             if placement.destroyed_this_turn:

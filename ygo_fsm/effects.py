@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from . import legality
 from .cards import (
     SPELL_KINDS,
     TRAP_KINDS,
@@ -38,7 +39,6 @@ from .cards import (
     Phase,
     Target,
 )
-from . import legality
 from .game import FIELD_ZONES, Zone, other_player
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState
@@ -311,7 +311,8 @@ def _maintenance_choices(game: GameState, player: str, card: CardInstance, index
     if payable:
         choices.append(Choice(choice_key(card, index, None), f"「{card.name}」：支付维持COST"))
     if effect.maintenance == "optional" or not payable:
-        choices.append(Choice(choice_key(card, index, MAINTENANCE_NOT_PAID), f"「{card.name}」：不支付维持COST，破坏这张卡"))
+        choices.append(Choice(choice_key(card, index, MAINTENANCE_NOT_PAID),
+                              f"「{card.name}」：不支付维持COST，破坏这张卡"))
     return choices
 
 

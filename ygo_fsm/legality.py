@@ -18,6 +18,7 @@ when they resolve is :func:`needs_card_on_field`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .cards import CARD_ACTIVATION_KINDS, CardType, EffectKind, EffectSpec, Location, Need, Op
 from .game import FIELD_ZONES, MONSTER_ZONES, SPELL_TRAP_ZONES, Zone, other_player
@@ -65,8 +66,10 @@ def requirements(effect: EffectSpec) -> tuple[Need, ...]:
     return (*effect.needs, *implied)
 
 
-def _who(to: str) -> str:
-    return {"controller": "controller", "opponent": "opponent", "both": "both"}.get(to, "controller")
+def _who(to: str) -> Literal["controller", "opponent", "both"]:
+    if to in ("opponent", "both"):
+        return "opponent" if to == "opponent" else "both"
+    return "controller"
 
 
 def _players(game: GameState, controller: str, who: str) -> list[str]:

@@ -21,6 +21,7 @@ from .effects import MAINTENANCE_NOT_PAID
 from .operations import to_graveyard
 from .state import CardInstance, GameState
 
+
 def handle_maintenance(game: GameState, player: str, card: CardInstance, effect: EffectSpec, option: str | None) -> str:
     """Pay ``card``'s maintenance cost, or (``option`` ``destroy``) leave it unpaid: the card
     is destroyed (by the rules, not by an effect). Returns what happened."""

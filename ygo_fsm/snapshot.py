@@ -33,7 +33,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .cards import CardSpec, SpecialSummonCost
 from .errors import StateFormatError
-from .game import FIELD_ZONE_CAPACITY, MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, HandLimitEffect, Position, Profile, Setup, TurnEffect, Zone
+from .game import (
+    FIELD_ZONE_CAPACITY,
+    MONSTER_ZONES,
+    PLAYERS,
+    SPELL_TRAP_ZONES,
+    HandLimitEffect,
+    Position,
+    Profile,
+    Setup,
+    TurnEffect,
+    Zone,
+)
 from .spec import StateSpec
 from .state import (
     ZONE_ATTRIBUTES,
