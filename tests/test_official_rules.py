@@ -466,3 +466,13 @@ def test_pr17_p153_a_normal_trap_still_resolves_after_its_card_was_destroyed() -
     d.apply("respond cyclone>burn_trap")
     resolve(d)
     assert d.players["B"].lp == 0 and d.winner == "A"
+
+
+def test_a_refused_activation_says_what_it_lacks() -> None:
+    """The refusal names what the activation lacks, with its source (PR17 pp.133–134), and the
+    duel is left as it was."""
+    d = duel([card("pot_of_greed")], a_setup={"deck": 1})
+    before = d.to_json()
+    with pytest.raises(IllegalActionError, match="pot_of_greed: 卡组的卡不足.*PR17 pp.133"):
+        d.apply("activate pot_of_greed")
+    assert d.to_json() == before

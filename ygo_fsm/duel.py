@@ -31,6 +31,7 @@ from .game import (
     Zone,
     placement_uids,
 )
+from .effects import activation_refusals, parse_key
 from .priority import holder as priority_holder
 from .rules import guard_citation
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
@@ -329,8 +330,22 @@ class Duel:
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
         else:
             reason = self._refusal(name, player)
+        reason += self._activation_refusals(choice, player)
         text = f"{name} {choice}" if choice else name
         raise IllegalActionError(text, self.state, offered, reason=reason)
+
+    def _activation_refusals(self, choice: str | None, player: str | None) -> str:
+        """What the named card's effect lacks to be activated (its cost, a zone, what its
+        resolution needs, a target: :func:`ygo_fsm.effects.activation_refusals`), as a clause
+        to add to a refusal; ``""`` when nothing is lacking or the option names no card."""
+        if not choice:
+            return ""
+        uid, index, _ = parse_key(choice)
+        holder = player or self.priority
+        if holder is None or self.game.find(uid) is None:
+            return ""
+        reasons = activation_refusals(self.game, holder, uid, index)
+        return "".join(f"; {uid}: {r.text} ({r.rule})" for r in reasons if r.code != "unknown")
 
     def copy(self) -> Duel:
         """An independent copy: applying actions to one leaves the other as it was."""
