@@ -473,6 +473,20 @@ def test_a_refused_activation_says_what_it_lacks() -> None:
     duel is left as it was."""
     d = duel([card("pot_of_greed")], a_setup={"deck": 1})
     before = d.to_json()
-    with pytest.raises(IllegalActionError, match="pot_of_greed: 卡组的卡不足.*PR17 pp.133"):
+    with pytest.raises(IllegalActionError, match=r"pot_of_greed: 卡组的卡不足.*PR17 pp\.133"):
         d.apply("activate pot_of_greed")
     assert d.to_json() == before
+
+
+def test_pr17_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_has_resolved() -> None:
+    """PR17 チェーンの処理 (an activated Normal Spell/Trap is sent to the graveyard after the whole
+    chain): CHAIN1 「サイクロン」 targets B's Set trap, B activates it as CHAIN2; it resolves first
+    and is still on the field when 「サイクロン」 resolves — so it is destroyed, not "gone"."""
+    d = duel([card("cyclone")], [card("heal_trap", "spell_trap")])
+    d.apply("activate cyclone>heal_trap")
+    d.apply("respond heal_trap")
+    resolve(d)
+    assert d.players["B"].lp == 13000
+    assert d.where("heal_trap") == ("B", Zone.graveyard)
+    assert d.game.find("heal_trap")[2].destroyed_turn == 3  # type: ignore[index]
+    assert d.where("cyclone") == ("A", Zone.graveyard)

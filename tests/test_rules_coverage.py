@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -33,7 +33,7 @@ def rows() -> list[dict[str, str]]:
 ROWS = rows()
 
 
-@lru_cache(maxsize=None)
+@cache
 def defined_functions(path: str) -> frozenset[str]:
     tree = ast.parse((ROOT / "tests" / path).read_text(encoding="utf-8"))
     return frozenset(node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef))

@@ -278,8 +278,9 @@ def run_resolution(game: GameState, effect: EffectSpec, link: Link, card: CardIn
 
 def _after_resolution(game: GameState, card: CardInstance, effect: EffectSpec, link: Link) -> None:
     """Normal and quick-play spells, normal and counter traps go to the graveyard once resolved
-    (their effect negated or not: the activation stands). A Spell/Trap Card whose own activation
-    was negated goes to the graveyard — sent, not destroyed; a face-up card whose effect's
+    (their effect negated or not: the activation stands) once the whole chain has resolved
+    (:func:`send_resolved_cards`). A Spell/Trap Card whose own activation was negated goes to the
+    graveyard at once — sent, not destroyed; a face-up card whose effect's
     activation was negated stays (PR17 p.153; Yugipedia "Negate")."""
     where = find(game, card.uid)
     if where is None or where[1] not in (Zone.spell_trap, Zone.field_zone):
@@ -290,10 +291,23 @@ def _after_resolution(game: GameState, card: CardInstance, effect: EffectSpec, l
         return
     if effect.kind in _SENT_AFTER_RESOLUTION and link.card_activation:
         lingers = any(e.location is Location.lingering for e in (card.card.effects if card.card else ()))
-        if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
-            move(game, card, Zone.lingering)
+        game.leaving_after_chain.append(
+            (card.uid, effect.kind is EffectKind.quick_play_spell and lingers and not link.negated))
+
+
+def send_resolved_cards(game: GameState) -> None:
+    """Once the whole chain has resolved, the resolved Normal and Quick-Play Spells and Normal
+    and Counter Traps still on the field go to the graveyard (or stay applying, 「ラストバトル！」)
+    (PR17 チェーンの処理: 発動した通常魔法・罠カードはチェーンの処理が終わった後に墓地へ送られる)."""
+    leaving, game.leaving_after_chain = game.leaving_after_chain, []
+    for uid, lingers in leaving:
+        found = find(game, uid)
+        if found is None or found[1] not in (Zone.spell_trap, Zone.field_zone):
+            continue  # it already left the field (destroyed by a later-resolving link …)
+        if lingers:
+            move(game, found[2], Zone.lingering)
         else:
-            to_graveyard(game, card, destroyed=False)
+            to_graveyard(game, found[2], destroyed=False)
 
 
 _SENT_AFTER_RESOLUTION = (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
@@ -301,6 +315,7 @@ _SENT_AFTER_RESOLUTION = (EffectKind.normal_spell, EffectKind.quick_play_spell, 
 
 
 def finish_chain(game: GameState) -> None:
+    send_resolved_cards(game)
     game.chain_finished = True
 
 

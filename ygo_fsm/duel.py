@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardSpec, CardType, EffectKind, default_library
+from .effects import activation_refusals, parse_key
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError
 from .game import (
@@ -31,7 +32,6 @@ from .game import (
     Zone,
     placement_uids,
 )
-from .effects import activation_refusals, parse_key
 from .priority import holder as priority_holder
 from .rules import guard_citation
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key

@@ -137,6 +137,7 @@ def game_document(game: GameState) -> dict[str, Any]:
         "summon": _encode(game.summon),
         "used_once": _encode(game.used_once),
         "draw_replaced_turn": game.draw_replaced_turn,
+        "leaving_after_chain": _encode(game.leaving_after_chain),
         "expiring": _encode(game.expiring),
         "frames": [{"machine": f.machine, "state": f.state, "invoked_as": f.invoked_as, "parent": f.parent}
                    for f in game.frames],
@@ -245,6 +246,7 @@ class GameDocument(_Strict):
     summon: SummonDocument | None
     used_once: list[tuple[str, int, int]]
     draw_replaced_turn: int = Field(ge=0)
+    leaving_after_chain: list[tuple[str, bool]] = Field(default_factory=list)
     expiring: list[Expiry]
     frames: list[FrameDocument] = Field(min_length=1)
     outcome: OutcomeDocument
@@ -353,6 +355,7 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
                              list(summon.deferred))
     game.used_once = set(document.used_once)
     game.draw_replaced_turn = document.draw_replaced_turn
+    game.leaving_after_chain = [(uid, lingers) for uid, lingers in document.leaving_after_chain]
     game.expiring = list(document.expiring)
     game.frames = [Frame(game, f.machine, f.state, f.invoked_as, f.parent) for f in document.frames]
     game.is_over, game.winner = document.outcome.is_over, document.outcome.winner

@@ -395,7 +395,7 @@ class GameState:
     __slots__ = (
         "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
-        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "frames",
+        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "leaving_after_chain", "frames",
         "winner", "is_over", "end_reason",
         "library", "state_specs",
         "choice", "actor", "narration", "resolved_now", "priority_cache",
@@ -427,6 +427,9 @@ class GameState:
         self.used_once: set[tuple[str, int, int]] = set()
         """Once-per-turn effects used: (card uid, effect index, turn)."""
         self.draw_replaced_turn = 0
+        self.leaving_after_chain: list[tuple[str, bool]] = []
+        """Resolved Spell/Trap Cards that leave the field once the whole chain has resolved:
+        (uid, whether it lingers instead of going to the graveyard) (PR17 チェーンの処理)."""
         self.expiring: list[Expiry] = []
         """Effects lasting until a phase (『…为止』), ended there without a chain link."""
         self.frames: list[Frame] = []
@@ -460,6 +463,7 @@ class GameState:
         clone.summon = self.summon.copy() if self.summon is not None else None
         clone.used_once = set(self.used_once)
         clone.draw_replaced_turn = self.draw_replaced_turn
+        clone.leaving_after_chain = list(self.leaving_after_chain)
         clone.expiring = list(self.expiring)
         clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
         clone.winner, clone.is_over, clone.end_reason = self.winner, self.is_over, self.end_reason
