@@ -54,6 +54,10 @@ def _cards() -> dict[str, CardSpec]:
                    "resolution": [{"op": "damage", "amount": 500, "to": "opponent"}]}),
         card_spec("lasting_burn", "trap", {"kind": "continuous_trap", "location": "set",
                                            "resolution": [{"op": "damage", "amount": 300, "to": "opponent"}]}),
+        card_spec("summon_watcher", "trap",
+                  {"kind": "continuous_trap", "location": "set"},
+                  {"kind": "trigger", "location": "field", "events": ["normal_summoned"], "mandatory": True,
+                   "resolution": [{"op": "damage", "amount": 500, "to": "turn_player"}]}),
         card_spec("costly_spell", "spell", {"kind": "normal_spell", "location": "hand", "cost": {"pay_lp": 1000},
                                             "resolution": [{"op": "damage", "amount": 300, "to": "opponent"}]}),
     ]
@@ -490,3 +494,17 @@ def test_pr17_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_ha
     assert d.where("heal_trap") == ("B", Zone.graveyard)
     assert d.game.find("heal_trap")[2].destroyed_turn == 3  # type: ignore[index]
     assert d.where("cyclone") == ("A", Zone.graveyard)
+
+
+def test_pr17_p153_a_continuous_trap_trigger_does_not_resolve_once_its_card_left_the_field() -> None:
+    """PR17 p.153 (Continuous Spell/Trap triggers included): B's face-up Continuous Trap triggers on
+    A's Normal Summon; A destroys it with 「サイクロン」 in response — the trigger does nothing."""
+    d = duel([card("sapphire_dragon"), card("cyclone")], [card("summon_watcher", "spell_trap", face_up=True)])
+    d.apply("normal_summon sapphire_dragon")
+    while not any(a.startswith("activate summon_watcher") for a in offered(d)):
+        d.apply("pass")
+    d.apply("activate summon_watcher#2")
+    d.apply("respond cyclone>summon_watcher")
+    resolve(d)
+    assert d.where("summon_watcher") == ("B", Zone.graveyard)
+    assert d.players["A"].lp == 8000
