@@ -369,9 +369,13 @@ def test_yugipedia_field_zone_a_set_field_spell_is_set_there_and_can_be_targeted
     d = duel([card("mountain")], [card("cyclone", "spell_trap")])
     d.apply("set_spell_trap mountain")
     assert d.where("mountain") == ("A", Zone.field_zone) and not d.game.find("mountain")[2].face_up  # type: ignore[index]
-    while "respond cyclone>mountain" not in offered(d) and "activate cyclone>mountain" not in offered(d):
+    while "activate cyclone>mountain" not in offered(d):
         d.apply("pass")
     assert d.priority == "B"
+    d.apply("activate cyclone>mountain")
+    resolve(d)
+    assert d.where("mountain") == ("A", Zone.graveyard)
+    assert d.game.find("mountain")[2].destroyed_turn == 3  # type: ignore[index]
 
 
 def test_a_field_spell_placed_outside_the_field_zone_is_refused() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .cards import RESOLUTIONS, CardSpec, EffectKind, Event, Op, Operation
 from .effects import find, move, player_text, special_summons_forbidden
 from .events import emit
-from .game import MONSTER_ZONES, Position, TurnEffect, Zone, other_player
+from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player
 from .state import CardInstance, Expiry, GameState, Link, PlayerState
 
 _SKIPS = {"draw_phase": TurnEffect.skip_draw_phase, "standby_phase": TurnEffect.skip_standby_phase,
@@ -229,7 +229,7 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
                    and found[2].position is Position.attack else [])
     else:
         found = find(game, link.target) if link.target else None
-        victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
+        victims = [found[2]] if found is not None and found[1] in FIELD_ZONES else []
     for victim in victims:
         to_graveyard(game, victim, destroyed=True)
     if not victims:
@@ -244,7 +244,7 @@ def _send_all_but_target(game: GameState, link: Link) -> str:
     sent = []
     for player in (game.turn_player, game.opponent):
         state = game.players[player]
-        for zone in (Zone.hand, Zone.monster, Zone.spell_trap):
+        for zone in (Zone.hand, *FIELD_ZONES):
             for card in list(state.zone_list(zone)):
                 if card.uid != link.target and card.uid != link.uid:
                     to_graveyard(game, card, destroyed=False)
@@ -296,7 +296,7 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
     negated.negated = True
     negated.negation = "activation"
     found = find(game, negated.uid)
-    if found is not None and op.destroy and found[1] is Zone.spell_trap:
+    if found is not None and op.destroy and found[1] in (Zone.spell_trap, Zone.field_zone):
         to_graveyard(game, found[2], destroyed=True)
     own = find(game, link.uid)
     spec: CardSpec | None = own[2].card if own is not None else None
