@@ -512,3 +512,14 @@ def test_pr17_p153_a_continuous_trap_trigger_does_not_resolve_once_its_card_left
     resolve(d)
     assert d.where("summon_watcher") == ("B", Zone.graveyard)
     assert d.players["A"].lp == 8000
+
+
+def test_pr17_p133_a_summon_after_a_tribute_in_the_same_resolution_needs_no_free_zone_first() -> None:
+    """PR17 pp.133–134: 「ディメンション・マジック」 tributes a monster, then special summons a Spellcaster
+    from the hand — with all five Monster Zones full it can still be activated; without a
+    Spellcaster in the hand it cannot."""
+    five = {"monsters": [{"name": f"M{i}", "atk": 100} for i in range(5)]}
+    with_caster = duel([card("dimension_magic"), card("nephthys_guide")], a_setup=five)
+    assert any(a.startswith("activate dimension_magic") for a in offered(with_caster))
+    without = duel([card("dimension_magic")], a_setup=five)
+    assert [r.code for r in activation_refusals(without.game, "A", "dimension_magic")] == ["card_in_hand"]

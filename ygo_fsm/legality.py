@@ -50,7 +50,10 @@ def requirements(effect: EffectSpec) -> tuple[Need, ...]:
     every monster)."""
     implied: list[Need] = []
     if not effect.mandatory:
+        frees_zone = False  # a monster tributed earlier in the resolution frees its zone (「ディメンション・マジック」)
         for op in effect.resolution:
+            if op.op is Op.tribute:
+                frees_zone = True
             if op.op is Op.draw:
                 implied.append(Need(what="deck_cards", amount=op.amount or 1, who=_who(op.to)))
             elif op.op is Op.replace_draw:
@@ -60,10 +63,17 @@ def requirements(effect: EffectSpec) -> tuple[Need, ...]:
             elif op.op is Op.destroy and op.what == "all_monsters":
                 implied.append(Need(what="monster_on_field", who="either"))
             elif op.op is Op.special_summon:
-                implied.append(Need(what="free_monster_zone"))
-                if op.what != "self" and op.from_ in ("deck", "hand", "graveyard"):
-                    implied.append(Need(what=f"card_in_{op.from_}", card=op.what))  # type: ignore[arg-type]
+                if not frees_zone:
+                    implied.append(Need(what="free_monster_zone"))
+                source = _SOURCE_NEEDS.get(op.from_)
+                if op.what != "self" and source is not None:
+                    implied.append(Need(what=source, card=op.what))
     return (*effect.needs, *implied)
+
+
+_SOURCE_NEEDS: dict[str, Literal["card_in_deck", "card_in_hand", "card_in_graveyard"]] = {
+    "deck": "card_in_deck", "hand": "card_in_hand", "graveyard": "card_in_graveyard"}
+"""Where a special summon takes its monster from, and the need that implies."""
 
 
 def _who(to: str) -> Literal["controller", "opponent", "both"]:
