@@ -93,7 +93,7 @@ def resolve(d: Duel) -> None:
 
 
 def test_pr17_p43_the_duel_ends_the_moment_lp_reach_0_and_the_rest_does_not_resolve() -> None:
-    """PR17 p.43 デュエルの勝敗: the duel ends as soon as a player's LP are 0. The opponent reaches 0
+    """PR17 p.43 (winning and losing): the duel ends as soon as a player's LP are 0. The opponent reaches 0
     by the first operation; the second ("and then 8000 to you") never happens: A wins, not a draw."""
     d = duel([card("burn_then_backfire")])
     d.apply("activate burn_then_backfire")
@@ -287,8 +287,8 @@ def test_pr17_p133_an_optional_draw_is_not_offered_with_an_empty_deck() -> None:
     assert not any("cyber_demon" in a for a in offered(d))
 
 
-def test_pr17_p134_a_target_must_fit_face_up() -> None:
-    """PR17 p.134 (a target must fit the effect): 「破壊輪」 chooses a face-up monster — a face-down
+def test_pr17_p133_a_target_must_fit_face_up() -> None:
+    """PR17 pp.133–134 (a target must fit the effect): 「破壊輪」 chooses a face-up monster — a face-down
     one is no target, so with only that the card is not offered."""
     down = duel([card("ring_of_destruction", "spell_trap")],
                 [card("sapphire_dragon", "monster", face_up=False, position="defence")])
@@ -419,7 +419,7 @@ def test_pr17_p153_a_face_up_card_whose_effect_activation_is_negated_stays_on_th
 
 
 def test_pr17_p153_a_negated_activation_still_uses_once_per_turn() -> None:
-    """PR17 p.153; Yugipedia "Negate" (a negated activation still counts toward "once per turn")."""
+    """PR17 p.153 (a negated activation still used its once-per-turn activation)."""
     d = duel([card("burning_lantern", "spell_trap", face_up=True)], [card("plain_negator", "spell_trap")])
     d.apply("activate burning_lantern#2")
     d.apply("respond plain_negator")
@@ -455,8 +455,8 @@ def test_pr17_p153_a_continuous_card_whose_effect_is_negated_stays_activated_on_
 # --- 6. Spell/Trap effects that need their card on the field ----------------------------------------
 
 
-def test_pr17_p153_a_continuous_spell_effect_does_not_resolve_once_its_card_left_the_field() -> None:
-    """PR17 p.153 (a Continuous Spell/Trap's effect applies only while the card is on the field):
+def test_a_continuous_spell_effect_does_not_resolve_once_its_card_left_the_field() -> None:
+    """Yugipedia "Continuous Trap Card" (a card that stays on the field must remain there to resolve):
     「サイクロン」 destroys the Continuous Spell in response to its effect; the effect does nothing."""
     d = duel([card("burning_lantern", "spell_trap", face_up=True)], [card("cyclone", "spell_trap")])
     d.apply("activate burning_lantern#2")
@@ -466,7 +466,7 @@ def test_pr17_p153_a_continuous_spell_effect_does_not_resolve_once_its_card_left
     assert d.players["B"].lp == 8000
 
 
-def test_pr17_p153_a_normal_trap_still_resolves_after_its_card_was_destroyed() -> None:
+def test_a_normal_trap_still_resolves_after_its_card_was_destroyed() -> None:
     """The contrast (Yugipedia "Negate": destroying a card does not negate its activation): a
     Normal Trap destroyed in response still resolves."""
     d = duel([card("burn_trap", "spell_trap")], [card("cyclone", "spell_trap")])
@@ -486,10 +486,11 @@ def test_a_refused_activation_says_what_it_lacks() -> None:
     assert d.to_json() == before
 
 
-def test_pr17_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_has_resolved() -> None:
-    """PR17 チェーンの処理 (an activated Normal Spell/Trap is sent to the graveyard after the whole
-    chain): CHAIN1 「サイクロン」 targets B's Set trap, B activates it as CHAIN2; it resolves first
-    and is still on the field when 「サイクロン」 resolves — so it is destroyed, not "gone"."""
+def test_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_has_resolved() -> None:
+    """Yugipedia "Negate"; "Extended Game Mechanics" ch. 6 (a card not removed by another link stays
+    on the field until the entire chain has resolved): CHAIN1 「サイクロン」 targets B's Set trap, B
+    activates it as CHAIN2; it resolves first and is still on the field when 「サイクロン」 resolves —
+    so it is destroyed, not "gone"."""
     d = duel([card("cyclone")], [card("heal_trap", "spell_trap")])
     d.apply("activate cyclone>heal_trap")
     d.apply("respond heal_trap")
@@ -500,9 +501,10 @@ def test_pr17_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_ha
     assert d.where("cyclone") == ("A", Zone.graveyard)
 
 
-def test_pr17_p153_a_continuous_trap_trigger_does_not_resolve_once_its_card_left_the_field() -> None:
-    """PR17 p.153 (Continuous Spell/Trap triggers included): B's face-up Continuous Trap triggers on
-    A's Normal Summon; A destroys it with 「サイクロン」 in response — the trigger does nothing."""
+def test_a_continuous_trap_trigger_does_not_resolve_once_its_card_left_the_field() -> None:
+    """Yugipedia "Continuous Trap Card" (Continuous Spell/Trap triggers included): B's face-up
+    Continuous Trap triggers on A's Normal Summon; A destroys it with 「サイクロン」 in response — the
+    trigger does nothing."""
     d = duel([card("sapphire_dragon"), card("cyclone")], [card("summon_watcher", "spell_trap", face_up=True)])
     d.apply("normal_summon sapphire_dragon")
     while not any(a.startswith("activate summon_watcher") for a in offered(d)):

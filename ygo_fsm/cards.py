@@ -212,8 +212,7 @@ class Conditions(_Model):
 
 class Need(_Model):
     """Something an effect's resolution needs, checked when it would be activated: a card or
-    effect cannot be activated unless what its resolution does can be done (PR17 pp.133–134
-    「発動する際には、その効果を処理できる状態でなければならない」; Yugipedia "Activate").
+    effect cannot be activated unless what its resolution does can be done (PR17 pp.133–134).
 
     Most needs follow from the resolution itself (:func:`ygo_fsm.legality.requirements`:
     draws need cards in the deck, special summons a free Monster Zone …); ``needs:`` in the

@@ -277,17 +277,18 @@ def run_resolution(game: GameState, effect: EffectSpec, link: Link, card: CardIn
 
 
 def _after_resolution(game: GameState, card: CardInstance, effect: EffectSpec, link: Link) -> None:
-    """Normal and quick-play spells, normal and counter traps go to the graveyard once resolved
-    (their effect negated or not: the activation stands) once the whole chain has resolved
-    (:func:`send_resolved_cards`). A Spell/Trap Card whose own activation was negated goes to the
-    graveyard at once — sent, not destroyed; a face-up card whose effect's
-    activation was negated stays (PR17 p.153; Yugipedia "Negate")."""
+    """Which card leaves the field once the whole chain has resolved (:func:`send_resolved_cards`):
+    a resolved Normal or Quick-Play Spell, Normal or Counter Trap (its effect negated or not: the
+    activation stands), and a Spell/Trap Card whose own activation was negated — sent, not
+    destroyed. A face-up card whose effect's activation was negated stays (PR17 p.153; Yugipedia
+    "Negate": a Spell/Trap whose activation is negated is sent to the GY after the entire Chain
+    resolves; the activation of an effect negated, the card remains where it is)."""
     where = find(game, card.uid)
     if where is None or where[1] not in (Zone.spell_trap, Zone.field_zone):
         return
     if link.negation == "activation":
         if link.card_activation:
-            to_graveyard(game, card, destroyed=False)
+            game.leaving_after_chain.append((card.uid, False))
         return
     if effect.kind in _SENT_AFTER_RESOLUTION and link.card_activation:
         lingers = any(e.location is Location.lingering for e in (card.card.effects if card.card else ()))
@@ -296,9 +297,10 @@ def _after_resolution(game: GameState, card: CardInstance, effect: EffectSpec, l
 
 
 def send_resolved_cards(game: GameState) -> None:
-    """Once the whole chain has resolved, the resolved Normal and Quick-Play Spells and Normal
-    and Counter Traps still on the field go to the graveyard (or stay applying, 「ラストバトル！」)
-    (PR17 チェーンの処理: 発動した通常魔法・罠カードはチェーンの処理が終わった後に墓地へ送られる)."""
+    """Once the whole chain has resolved, the cards :func:`_after_resolution` marked that are still
+    on the field go to the graveyard (or stay applying, 「ラストバトル！」): a card not removed by
+    another link's effect stays on the field until the entire chain has resolved (Yugipedia
+    "Negate"; "Extended Game Mechanics" ch. 6, yomifrog.lima-city.de)."""
     leaving, game.leaving_after_chain = game.leaving_after_chain, []
     for uid, lingers in leaving:
         found = find(game, uid)

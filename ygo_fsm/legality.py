@@ -6,8 +6,9 @@ full cannot be paid at all, and the effect cannot be activated). What an effect 
 the operations of its resolution imply most of it (:func:`requirements`), and the card data adds
 the rest (``needs:``, :class:`~ygo_fsm.cards.Need`). This module is the one place that checks
 it: :func:`refusals` lists, as data, every reason an activation is refused — the choosers in
-:mod:`ygo_fsm.effects` offer an effect only when the list is empty, and ``why_not`` explains a
-refusal by the same list.
+:mod:`ygo_fsm.effects` offer an effect only when the list is empty, the error of an illegal
+activation quotes it (``Duel.apply``), and :func:`ygo_fsm.effects.activation_refusals` hands it
+to whatever explains refusals (``why_not``).
 
 Mandatory effects are activated whatever their resolution can still do (a player made to draw
 from too small a deck then loses, Yugipedia "DRAW": 「Morphing Jar」): for them only the
@@ -34,9 +35,9 @@ class Refusal:
     rule: str
 
 
-_COST_RULE = 'PR17 p.145 コスト; Yugipedia "Cost" (a cost that cannot be paid in full cannot be paid)'
-_NEED_RULE = "PR17 pp.133–134 効果を処理できない場合は発動できない"
-TARGET_RULE = 'PR17 p.134 対象を取る効果は、対象にできるカードがなければ発動できない; Yugipedia "Target"'
+_COST_RULE = 'PR17 pp.133–134, p.145; Yugipedia "Cost" (a cost that cannot be paid in full cannot be paid)'
+_NEED_RULE = "PR17 pp.133–134 (what the resolution does must be possible at activation)"
+TARGET_RULE = "PR17 pp.133–134 (a targeting effect needs a target that fits)"
 _ZONE_RULE = "002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里"
 
 _ON_FIELD_KINDS = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
@@ -174,8 +175,8 @@ def needs_card_on_field(card: CardInstance, effect: EffectSpec, card_activation:
     """Whether resolving needs the card face-up on the field: a Continuous, Field or Equip
     Spell/Trap's own activation, and any effect of a Spell/Trap Card activated on the field
     (a Continuous Spell/Trap's trigger effect included) — once the card has left the field, it
-    does not resolve (PR17 p.153 永続魔法・永続罠…フィールドに存在しなければ効果は適用されない;
-    Yugipedia "Continuous Spell Card")."""
+    does not resolve (Yugipedia "Continuous Trap Card": it must remain face-up on the field to
+    resolve its activated on-field effect; "Extended Game Mechanics" ch. 6)."""
     spec = card.card
     if spec is None or spec.type is CardType.monster:
         return False

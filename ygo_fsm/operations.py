@@ -309,7 +309,7 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
 def _negate_effect(game: GameState) -> str:
     """The previous link's effect is negated: its activation stands (its cost stays paid, a
     once-per-turn use is spent, a Normal Spell still goes to the graveyard after it), but it
-    resolves nothing (PR17 p.153 効果を無効にする; Yugipedia "Negate")."""
+    resolves nothing (PR17 p.153; Yugipedia "Negate")."""
     if not game.chain:
         return ""
     negated = game.chain[-1]

@@ -255,7 +255,8 @@ class Link:
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
     card_activation: bool = False
     """The link is the activation of a Spell/Trap Card itself (from the hand or face-down), not
-    the activation of an effect of a card already face-up (PR17 p.153: カードの発動 / 効果の発動)."""
+    the activation of an effect of a card already face-up (PR17 p.153: a card's activation and an
+    effect's activation are negated differently)."""
     negation: Literal["", "activation", "effect"] = ""
     """How the link was negated: ``activation`` — its activation was negated (it resolves
     nothing; a Spell/Trap Card whose own activation it was goes to the graveyard); ``effect`` —
@@ -429,7 +430,7 @@ class GameState:
         self.draw_replaced_turn = 0
         self.leaving_after_chain: list[tuple[str, bool]] = []
         """Resolved Spell/Trap Cards that leave the field once the whole chain has resolved:
-        (uid, whether it lingers instead of going to the graveyard) (PR17 チェーンの処理)."""
+        (uid, whether it lingers instead of going to the graveyard) (Yugipedia "Negate")."""
         self.expiring: list[Expiry] = []
         """Effects lasting until a phase (『…为止』), ended there without a chain link."""
         self.frames: list[Frame] = []
