@@ -405,6 +405,7 @@ def test_pr17_p153_a_spell_trap_card_whose_activation_is_negated_goes_to_the_gy_
     assert d.game.find("lasting_burn")[2].destroyed_turn is None  # type: ignore[index]
     assert d.players["B"].lp == 8000
     assert d.resolutions[0][2:] == ("plain_negator", False) and d.resolutions[1][2:] == ("lasting_burn", True)
+    assert {link.negation for record in d.trace for link in record.chain if link.negated} == {"activation"}
 
 
 def test_pr17_p153_a_face_up_card_whose_effect_activation_is_negated_stays_on_the_field() -> None:
@@ -438,6 +439,8 @@ def test_pr17_p153_an_effect_negated_resolves_nothing_but_its_activation_stands(
     d.apply("respond effect_negator")
     resolve(d)
     assert any("「costly_spell」的效果被无效，不处理" in line for record in d.trace for line in record.detail)
+    assert [(link.card, link.negation) for record in d.trace for link in record.chain
+            if link.negated] == [("costly_spell", "effect")]  # the trace of CHAIN2's resolution
     assert d.players["B"].lp == 8000 and d.players["A"].lp == 7000
     assert d.where("costly_spell") == ("A", Zone.graveyard)
 

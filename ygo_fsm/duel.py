@@ -589,7 +589,8 @@ class Duel:
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
-                      "spell_speed": link.spell_speed, "negated": link.negated} for link in self.game.chain)
+                      "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
+                     for link in self.game.chain)
 
     def _settle(self) -> None:
         """Take engine transitions until a player must act or the duel is over."""

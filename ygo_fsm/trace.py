@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -34,6 +35,8 @@ class ChainLink(BaseModel):
     controller: str
     spell_speed: int
     negated: bool = False
+    negation: Literal["", "activation", "effect"] = ""
+    """How it was negated: its activation, or its effect (PR17 p.153)."""
 
 
 class TraceRecord(BaseModel):
