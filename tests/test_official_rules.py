@@ -58,6 +58,10 @@ def _cards() -> dict[str, CardSpec]:
                   {"kind": "continuous_trap", "location": "set"},
                   {"kind": "trigger", "location": "field", "events": ["normal_summoned"], "mandatory": True,
                    "resolution": [{"op": "damage", "amount": 500, "to": "turn_player"}]}),
+        card_spec("hard_once_lantern", "spell",
+                  {"kind": "continuous_spell", "location": "hand"},
+                  {"kind": "ignition", "location": "field", "once_per_turn_by_name": True,
+                   "resolution": [{"op": "damage", "amount": 100, "to": "opponent"}]}),
         card_spec("costly_spell", "spell", {"kind": "normal_spell", "location": "hand", "cost": {"pay_lp": 1000},
                                             "resolution": [{"op": "damage", "amount": 300, "to": "opponent"}]}),
     ]
@@ -528,3 +532,16 @@ def test_pr17_p133_a_summon_after_a_tribute_in_the_same_resolution_needs_no_free
     assert any(a.startswith("activate dimension_magic") for a in offered(with_caster))
     without = duel([card("dimension_magic")], a_setup=five)
     assert [r.code for r in activation_refusals(without.game, "A", "dimension_magic")] == ["card_in_hand"]
+
+
+def test_pr17_once_per_turn_by_card_name_counts_every_copy() -> None:
+    """PR17 (once per turn by card name: 「○○」の効果は1ターンに1度しか使用できない): once one copy used
+    the effect, the other copy cannot this turn."""
+    d = duel([card("hard_once_lantern", "spell_trap", face_up=True),
+              card("hard_once_lantern", "spell_trap", face_up=True)])
+    assert {"activate hard_once_lantern#2", "activate hard_once_lantern_2#2"} <= set(offered(d))
+    d.apply("activate hard_once_lantern#2")
+    resolve(d)
+    while not d.in_state("main_phase_1.open.turn_player"):
+        d.apply("pass")
+    assert not any(a.startswith("activate hard_once_lantern") for a in offered(d))

@@ -256,6 +256,9 @@ class EffectSpec(_Model):
     target: Target = Target.none
     once_per_turn: bool = False
     """Activated at most once per turn."""
+    once_per_turn_by_name: bool = False
+    """Activated at most once per turn for all copies of the card together (「○○」の効果は1ターンに
+    1度しか使用できない: PR17, once per turn by card name)."""
     forbids: str = Field(default="", pattern="^(|special_summon)$")
     """For a continuous effect of a face-up card: what neither player may do while it applies
     (「昇霊術師 ジョウゲン」: special summons)."""

@@ -19,6 +19,7 @@ from .effects import (
     find,
     in_main_phase,
     move,
+    name_use_key,
     parse_key,
     phase_effects_here,
     player_text,
@@ -175,6 +176,8 @@ def activate(game: GameState, player: str, key: str) -> None:
     game.chain.append(link)
     if effect.once_per_turn:
         game.used_once.add((card.uid, index, game.turn))
+    if effect.once_per_turn_by_name:
+        game.used_once.add((name_use_key(card), index, game.turn))
     chosen = ""
     if target:
         found_target = find(game, target)

@@ -162,6 +162,8 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False  # a quick-play spell from the hand only in its controller's own turn
     if effect.once_per_turn and (card.uid, effect_index(card, effect), game.turn) in game.used_once:
         return False
+    if effect.once_per_turn_by_name and (name_use_key(card), effect_index(card, effect), game.turn) in game.used_once:
+        return False  # another copy of the card used it this turn
     # the cost, a zone for the card, what the resolution needs: one check (ygo_fsm.legality)
     return not (effect.starts_chain_link and legality.refusals(game, controller, zone, card, effect))
 
@@ -180,6 +182,11 @@ def activation_refusals(game: GameState, controller: str, uid: str, index: int =
     if not targets(game, controller, card, effect):
         reasons.append(legality.Refusal("no_target", "没有可以选择的对象", legality.TARGET_RULE))
     return reasons
+
+
+def name_use_key(card: CardInstance) -> str:
+    """How ``used_once`` records an effect limited by card name: ``name:<card id>``."""
+    return f"name:{card.card.id if card.card is not None else card.uid}"
 
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:
