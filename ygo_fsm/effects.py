@@ -198,8 +198,10 @@ def targets(game: GameState, controller: str, card: CardInstance, effect: Effect
     (:func:`ygo_fsm.legality.target_fits`)."""
     if effect.target is Target.none:
         return [None]
-    return [uid for uid in _target_candidates(game, controller, card, effect)
-            if uid is None or legality.target_fits(game, effect, uid)]
+    candidates = _target_candidates(game, controller, card, effect)
+    if not effect.needs:
+        return candidates
+    return [uid for uid in candidates if uid is None or legality.target_fits(game, effect, uid)]
 
 
 def _target_candidates(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:

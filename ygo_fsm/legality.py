@@ -45,10 +45,23 @@ _ON_FIELD_KINDS = (EffectKind.continuous_spell, EffectKind.continuous_trap, Effe
 """Card activations whose card stays on the field: their resolution needs the card there."""
 
 
+_REQUIREMENTS: dict[int, tuple[EffectSpec, tuple[Need, ...]]] = {}
+""":func:`requirements` by effect (the effect is kept with them, so its id stays its own)."""
+
+
 def requirements(effect: EffectSpec) -> tuple[Need, ...]:
     """What ``effect``'s resolution needs: the declared ``needs`` and, for an effect activated by
     choice, what its operations imply (draws, searches, special summons, discards, destroying
-    every monster)."""
+    every monster). Card data never changes, so each effect's list is worked out once."""
+    known = _REQUIREMENTS.get(id(effect))
+    if known is not None and known[0] is effect:
+        return known[1]
+    needs = _requirements(effect)
+    _REQUIREMENTS[id(effect)] = (effect, needs)
+    return needs
+
+
+def _requirements(effect: EffectSpec) -> tuple[Need, ...]:
     implied: list[Need] = []
     if not effect.mandatory:
         frees_zone = False  # a monster tributed earlier in the resolution frees its zone (「ディメンション・マジック」)

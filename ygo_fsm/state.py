@@ -560,7 +560,8 @@ class GameState:
         reaching 0 simultaneously). Called as soon as an event that can decide the duel is over —
         each cost paid, each operation of a resolution, each damage calculation — so what happens
         at the same moment is judged together and nothing after it happens."""
-        if self.is_over:
+        players = self.players
+        if self.is_over or (not cannot_draw and players["A"].lp > 0 and players["B"].lp > 0):
             return
         out_of_lp = [p for p in PLAYERS if self.players[p].lp <= 0]
         for player in out_of_lp:
