@@ -170,7 +170,7 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
 
 def activation_refusals(game: GameState, controller: str, uid: str, index: int = 0) -> list[legality.Refusal]:
     """Why ``controller`` may not activate effect ``index`` of the card ``uid`` for what it
-    needs (:func:`ygo_fsm.legality.refusals`, and a target that fits): data ``why_not`` reads.
+    needs (:func:`ygo_fsm.legality.refusals`, and a target that fits), as data for ``why_not``.
     Timing and conditions are the machines' and :func:`conditions_hold`'s."""
     found = find(game, uid)
     if found is None or found[2].card is None or index >= len(found[2].card.effects):

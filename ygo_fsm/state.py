@@ -555,9 +555,9 @@ class GameState:
 
     def check_lp(self, *, cannot_draw: tuple[str, ...] = ()) -> None:
         """Judge the duel now: a player whose LP are 0 loses, and so does a player who had to
-        draw and could not (``cannot_draw``); both at the same moment is a draw (PR17 p.43
-        デュエルの勝敗; 000 ●メインフェイズ１ 例 …攻击（对方LP 0）; Yugipedia "DRAW": both players' LP
-        reaching 0 simultaneously). Called as soon as an event that can decide the duel is over —
+        draw and could not (``cannot_draw``); both at the same moment is a draw (PR17 p.43,
+        winning and losing; 000 ●メインフェイズ１ 例 …攻击（对方LP 0）; Yugipedia "DRAW": both
+        players' LP reaching 0 simultaneously). Called as soon as an event that can decide the duel is over —
         each cost paid, each operation of a resolution, each damage calculation — so what happens
         at the same moment is judged together and nothing after it happens."""
         players = self.players
