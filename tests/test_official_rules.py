@@ -491,6 +491,7 @@ def test_a_refused_activation_says_what_it_lacks() -> None:
     with pytest.raises(IllegalActionError, match=r"pot_of_greed: 卡组的卡不足.*PR17 pp\.133"):
         d.apply("activate pot_of_greed")
     assert d.to_json() == before
+    assert "pot_of_greed: 卡组的卡不足" in d.explain_illegal("activate pot_of_greed")
 
 
 def test_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_has_resolved() -> None:

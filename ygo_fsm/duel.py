@@ -291,8 +291,8 @@ class Duel:
         """Why ``name`` (an action name, or its text with the option) is not legal now."""
         action, choice = Action.parse(name)
         if choice is not None and any(a.name == action for a in self.legal_actions()):
-            return f"{choice!r} is not one of its options"
-        return self._refusal(action, None)
+            return f"{choice!r} is not one of its options" + self._activation_refusals(choice, None)
+        return self._refusal(action, None) + self._activation_refusals(choice, None)
 
     # --- acting -----------------------------------------------------------------------
 
