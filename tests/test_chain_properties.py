@@ -49,12 +49,13 @@ def setups(draw: st.DrawFn) -> Setup:
     for player in PLAYERS:
         cards = draw(st.lists(placements(), min_size=1, max_size=7))
         on_field = [c for c in cards if c["zone"] == "monster"]
+        set_cards = [c for c in cards if c["zone"] == "spell_trap"]
         players[player] = {
             "hand": draw(st.integers(0, 7)),
             "deck": draw(st.integers(1, 8)),
             "lp": draw(st.sampled_from([8000, 8000, 1000])),
-            # at most five monsters on a field
-            "cards": [c for c in cards if c["zone"] != "monster"] + on_field[:5],
+            # at most five monsters and five Set spells/traps on a field
+            "cards": [c for c in cards if c["zone"] not in ("monster", "spell_trap")] + on_field[:5] + set_cards[:5],
         }
     return Setup.model_validate({
         "profile": draw(st.sampled_from(["ocg2008", "modern"])),
