@@ -1,11 +1,13 @@
 # Every target sets up what it needs: a virtual environment in .venv with the package and
-# its test and dev extras, and the system Graphviz package (for SVG) when `dot` is missing.
+# its test and dev extras, the system Graphviz package (for SVG) when `dot` is missing, the
+# font the diagrams name (WenQuanYi Micro Hei) when fontconfig does not know it, and, for the
+# tests, Debian's Chromium and its driver (the rule-review site is tested in a real browser).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams golden check bench graphviz clean
+.PHONY: demo test diagrams site docs golden check bench fuzz graphviz fonts chromium clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,16 +25,46 @@ graphviz:
 	    exit 1; \
 	  fi; }
 
-demo: $(STAMP) graphviz
+fonts:
+	@fc-list 2>/dev/null | grep -q "WenQuanYi Micro Hei" || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing the font the diagrams use (fonts-wqy-microhei)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fontconfig fonts-wqy-microhei >/dev/null; \
+	  else \
+	    echo "the font WenQuanYi Micro Hei is missing: install it (e.g. 'sudo apt-get install fonts-wqy-microhei') and run make again" >&2; \
+	    exit 1; \
+	  fi; }
+
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's Chromium and ChromeDriver (the site's browser test uses them)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "Chromium or ChromeDriver is missing and cannot be installed here (needs root and apt-get):" \
+	         "install them (e.g. 'sudo apt-get install chromium chromium-driver'); until then the browser test is skipped" >&2; \
+	  fi; }
+
+demo: $(STAMP) graphviz fonts
 	$(VENV)/bin/ygo-fsm render --out diagrams
 	$(VENV)/bin/ygo-fsm run --narrate tests/scenarios/sample_turn.yaml
 	$(VENV)/bin/ygo-fsm run --story tests/scenarios/seed/000_timing_windows_example.yaml
+	$(VENV)/bin/ygo-fsm site --out site >/dev/null
+	@echo "rule-review site: file://$(CURDIR)/site/index.html"
 
-test: $(STAMP) graphviz
+test: $(STAMP) graphviz fonts chromium
 	$(PY) -m pytest -q
 
-diagrams: $(STAMP) graphviz
+diagrams: $(STAMP) graphviz fonts
 	$(VENV)/bin/ygo-fsm render --out diagrams
+
+site: $(STAMP) graphviz fonts
+	$(VENV)/bin/ygo-fsm site --out site >/dev/null
+	@echo "rule-review site: file://$(CURDIR)/site/index.html"
+
+docs: $(STAMP)
+	@mkdir -p docs
+	$(VENV)/bin/ygo-fsm reference > docs/effects.md
 
 golden: $(STAMP)
 	$(VENV)/bin/ygo-fsm run --quiet --golden tests/golden tests/scenarios/seed
@@ -44,6 +76,11 @@ check: $(STAMP)
 
 bench: $(STAMP) graphviz
 	$(PY) -m ygo_fsm.bench
+
+# The action fuzzer: 100,000 seeded actions; fails on a corruption, a crash, a hang or a
+# declared transition never taken (make test runs a 40,000-action slice of it).
+fuzz: $(STAMP)
+	$(PY) -m ygo_fsm.fuzz --actions 100000 --seed 12
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

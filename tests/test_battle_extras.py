@@ -110,9 +110,10 @@ def test_end_step_phase_effects_are_handled_before_the_battle_phase_ends() -> No
     assert duel.in_state("main_phase_2")
 
 
-def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]], target_atk: int = 1000) -> Duel:
+def _attack_with(cards_a: list[dict[str, Any]], cards_b: list[dict[str, Any]], target_atk: int = 1000,
+                 profile: str = "modern") -> Duel:
     setup = Setup.model_validate({
-        "turn": 3, "phase": "battle_phase",
+        "profile": profile, "turn": 3, "phase": "battle_phase",
         "players": {"A": {"monsters": [{"name": "Attacker", "atk": 1900}], "cards": cards_a},
                     "B": {"monsters": [{"name": "Target", "atk": target_atk}], "cards": cards_b}}})
     duel = Duel(setup)
@@ -132,7 +133,7 @@ def test_toll_is_paid_on_the_declaration_without_a_chain_link() -> None:
 def test_silver_screen_applies_after_the_declaration() -> None:
     """000 【怪兽的攻击宣言…】３攻击宣言后处理的效果·表侧表示的「銀幕の鏡壁」等的效果在此时适用."""
     duel = _attack_with([], [{"card": "silver_screen_mirror_wall", "zone": "spell_trap", "face_up": True}],
-                        target_atk=500)
+                        target_atk=500, profile="ocg2008")  # 000: B ends the halving by hand in the End Step
     duel.apply("declare_attack a_monster_1")
     assert duel.players["A"].monsters[0].atk == 1900, "not yet at step 2"
     duel.apply("choose_target b_monster_1")
@@ -171,8 +172,8 @@ def test_cancel_is_checked_after_a_chain_started_in_the_window_after_another_cha
 
 def test_the_window_after_the_chain_opens_even_when_the_attack_is_cancelled() -> None:
     """000 ※…发动时点的出现条件◇每次连锁处理结束后…出现『连锁处理结束后的发动时点』: the attack is cancelled
-    as the chain ends, and the window after that chain still opens."""
-    duel = _attack_with([], [{"card": "zero_gravity", "zone": "spell_trap"}])
+    as the chain ends, and the window after that chain still opens (000's step 5: ocg2008)."""
+    duel = _attack_with([], [{"card": "zero_gravity", "zone": "spell_trap"}], profile="ocg2008")
     duel.apply("declare_attack a_monster_1")
     duel.apply("choose_target b_monster_1")
     pass_until(duel, "battle_phase.attack_declaration.battle_step_priority.opponent")

@@ -15,7 +15,7 @@ from ygo_fsm import MachineDefinitionError, Rulebook, default_rulebook
 from ygo_fsm.cli import main
 from ygo_fsm.loader import machines_dir
 from ygo_fsm.scenario import run_file
-from ygo_fsm.trace import narrate, read_jsonl
+from ygo_fsm.trace import narrate, read_jsonl, story
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -173,6 +173,7 @@ def test_explain_dot(capsys: pytest.CaptureFixture[str]) -> None:
 
 @needs_render
 def test_render_text_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ygo_fsm.loader import load_guard_sentences
     from ygo_fsm.render import render_all
 
     out_dir = tmp_path / "diagrams"
@@ -181,7 +182,7 @@ def test_render_text_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     (out_dir / "mine.svg").write_text("<svg/>\n")
     code, out, err = run_cli(capsys, "render", "--out", str(out_dir), "--no-svg")
     assert (code, err) == (0, "")
-    expected = render_all(list(default_rulebook().specs.values()), svg=False)
+    expected = render_all(list(default_rulebook().specs.values()), svg=False, sentences=load_guard_sentences())
     for name, text in expected.items():
         assert (out_dir / name).read_text(encoding="utf-8") == text
         assert str(out_dir / name) in out
@@ -290,16 +291,84 @@ def test_run_narrate(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_run_trace_then_narrate_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     trace = tmp_path / "sample.jsonl"
-    code, _, _ = run_cli(capsys, "run", "--trace", str(trace), str(FAILING), str(SAMPLE))
-    assert code == 1
+    code, _, _ = run_cli(capsys, "run", "--trace", str(trace), str(SAMPLE))
+    assert code == 0
     records = read_jsonl(trace)
-    assert tuple(records) == run_file(SAMPLE).trace, "--trace writes the last scenario's trace"
+    assert tuple(records) == run_file(SAMPLE).trace
     for line in trace.read_text(encoding="utf-8").splitlines():
         assert set(json.loads(line)) >= {"seq", "turn", "machine", "source", "dest", "event", "actor",
                                           "priority", "chain", "rule"}
     code, out, err = run_cli(capsys, "narrate", str(trace), "--lang", "en")
     assert (code, err) == (0, "")
     assert out == narrate(records, default_rulebook().specs, lang="en")
+
+
+def test_run_trace_of_several_scenarios_writes_one_file_each(capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: Path) -> None:
+    out_dir = tmp_path / "traces"
+    code, _, _ = run_cli(capsys, "run", "--trace", str(out_dir), str(FAILING), str(SAMPLE))
+    assert code == 1
+    assert sorted(p.name for p in out_dir.iterdir()) == ["sample_turn.jsonl", "wrong_hand.jsonl"]
+    assert tuple(read_jsonl(out_dir / "sample_turn.jsonl")) == run_file(SAMPLE).trace
+    assert tuple(read_jsonl(out_dir / "wrong_hand.jsonl")) == run_file(FAILING).trace
+
+
+def test_run_trace_refuses_one_file_for_several_scenarios(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    trace = tmp_path / "all.jsonl"
+    code, out, err = run_cli(capsys, "run", "--trace", str(trace), str(FAILING), str(SAMPLE))
+    assert code == 2 and out == "" and not trace.exists()
+    assert len(err.splitlines()) == 1 and "need a directory" in err
+
+
+def test_narrate_story_and_empty_trace(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    trace = tmp_path / "sample.jsonl"
+    run_cli(capsys, "run", "--trace", str(trace), str(SAMPLE))
+    code, out, err = run_cli(capsys, "narrate", "--story", str(trace))
+    assert (code, err) == (0, "")
+    assert out == story(read_jsonl(trace), default_rulebook().specs)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    code, out, err = run_cli(capsys, "narrate", str(empty))
+    assert code == 2 and out == ""
+    assert err == f"{empty}: (file): no trace records (an empty trace)\n"
+
+
+def test_machines_option_on_every_command_that_reads_machines(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    """``--machines DIR`` is read by list, explain, run and narrate too: a broken folder is refused."""
+    directory = _broken_machines(tmp_path)
+    trace = tmp_path / "sample.jsonl"
+    run_cli(capsys, "run", "--trace", str(trace), str(SAMPLE))
+    for argv in (["list"], ["explain", "main_phase_1"], ["run", str(SAMPLE)], ["narrate", str(trace)]):
+        code, out, err = run_cli(capsys, *argv, "--machines", str(directory))
+        assert code == 2 and out == "", argv
+        assert "unknown guard 'no_such_guard'" in err, argv
+        code, _, err = run_cli(capsys, *argv, "--machines", str(machines_dir()))
+        assert (code, err) == (0, ""), argv
+
+
+def test_golden_into_an_unwritable_place_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", "--quiet", "--golden", str(blocker / "x"), str(SAMPLE))
+    assert code == 2
+    assert len(err.splitlines()) == 1 and err.startswith("run: --golden")
+
+
+def test_unexpected_error_is_one_line_exit_3(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(_args: object) -> int:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr("ygo_fsm.cli._cmd_list", broken)
+    code, out, err = run_cli(capsys, "list")
+    assert (code, out) == (3, "")
+    assert err == ("ygo-fsm: internal error: RecursionError: maximum recursion depth exceeded "
+                   "(run with --debug for the traceback)\n")
+    code = main(["list", "--debug"])
+    err = capsys.readouterr().err
+    assert code == 3 and "Traceback" in err and "RecursionError" in err
 
 
 # --- schema and narrate ---------------------------------------------------------------------

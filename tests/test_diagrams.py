@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from ygo_fsm import default_rulebook
+from ygo_fsm.loader import load_guard_sentences
 from ygo_fsm.render import dot_digest, render_all, svg_source_digest
 
 DIAGRAMS = Path(__file__).resolve().parent.parent / "diagrams"
 
 
 def _expected() -> dict[str, str]:
-    return render_all(list(default_rulebook().specs.values()), svg=False)
+    return render_all(list(default_rulebook().specs.values()), svg=False, sentences=load_guard_sentences())
 
 
 @pytest.mark.parametrize("name", sorted(_expected()))
@@ -24,7 +25,7 @@ def test_committed_text_diagram_is_fresh(name: str) -> None:
     assert path.read_text(encoding="utf-8") == _expected()[name], f"{path} is stale: run `make diagrams`"
 
 
-@pytest.mark.parametrize("machine", sorted(default_rulebook().specs))
+@pytest.mark.parametrize("machine", [*sorted(default_rulebook().specs), "overview"])
 def test_committed_svg_was_rendered_from_current_dot(machine: str) -> None:
     """Each SVG carries the digest of the DOT it was rendered from; it must be today's DOT."""
     svg = DIAGRAMS / f"{machine}.svg"
@@ -35,6 +36,6 @@ def test_committed_svg_was_rendered_from_current_dot(machine: str) -> None:
 
 def test_no_leftover_diagrams() -> None:
     """diagrams/ holds only generated files for machines that exist."""
-    wanted = set(_expected()) | {f"{m}.svg" for m in default_rulebook().specs}
+    wanted = set(_expected()) | {f"{m}.svg" for m in [*default_rulebook().specs, "overview"]}
     present = {p.name for p in DIAGRAMS.iterdir() if p.is_file()}
     assert present - wanted == set()

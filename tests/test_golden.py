@@ -14,6 +14,7 @@ import pytest
 from ygo_fsm import default_rulebook
 from ygo_fsm.scenario import load_scenario, run_scenario
 from ygo_fsm.trace import story
+from ygo_fsm.yamlio import read_text
 
 HERE = Path(__file__).resolve().parent
 SEED_SCENARIOS = sorted((HERE / "scenarios" / "seed").glob("*.yaml"))
@@ -27,7 +28,7 @@ def test_seed_example_passes_and_matches_its_golden_trace(path: Path) -> None:
     assert result.passed, result.report()
     golden = GOLDEN / f"{path.stem}.txt"
     assert golden.exists(), f"{golden} is missing: run `make golden`"
-    assert story(result.trace, default_rulebook().specs) == golden.read_text(encoding="utf-8"), (
+    assert story(result.trace, default_rulebook().specs) == read_text(golden), (
         f"{golden} is stale: run `make golden` and review the diff")
 
 

@@ -60,7 +60,7 @@ def _cards() -> dict[str, CardSpec]:
                    "resolution": [{"op": "damage", "amount": 500, "to": "turn_player"}]}),
         card_spec("hard_once_lantern", "spell",
                   {"kind": "continuous_spell", "location": "hand"},
-                  {"kind": "ignition", "location": "field", "once_per_turn_by_name": True,
+                  {"kind": "ignition", "location": "field", "once_per_turn_name": True,
                    "resolution": [{"op": "damage", "amount": 100, "to": "opponent"}]}),
         card_spec("costly_spell", "spell", {"kind": "normal_spell", "location": "hand", "cost": {"pay_lp": 1000},
                                             "resolution": [{"op": "damage", "amount": 300, "to": "opponent"}]}),

@@ -139,7 +139,7 @@ def _dot_statement(dot: str, marker: str) -> str:
 
 def test_dot_names_every_state_and_transition_with_stable_ids() -> None:
     spec = sample_machine()
-    dot = render.to_dot(spec)
+    dot = render.to_dot(spec, detail="engine")
     assert dot.startswith("// ") and 'digraph "draw_phase" {' in dot
     for state in spec.states:
         assert f'"{state.id}" [id="state_{state.id}"' in dot
@@ -152,7 +152,7 @@ def test_dot_names_every_state_and_transition_with_stable_ids() -> None:
 
 
 def test_dot_cites_rules_in_labels_and_tooltips() -> None:
-    dot = render.to_dot(sample_machine())
+    dot = render.to_dot(sample_machine(), detail="engine")
     start = _dot_statement(dot, 'id="state_start"')
     assert f"\\n[{RULE_START}]" in start
     assert f'tooltip="{RULE_START}"' in start
@@ -163,7 +163,7 @@ def test_dot_cites_rules_in_labels_and_tooltips() -> None:
 
 
 def test_dot_edge_shows_event_actor_guards_callbacks() -> None:
-    dot = render.to_dot(sample_machine(), lang="en")
+    dot = render.to_dot(sample_machine(), detail="engine", lang="en")
     draw = _dot_statement(dot, 'id="tr_normal_draw"')
     assert "card_drawn (engine (automatic))" in draw
     assert "[deck_not_empty ∧ ¬draw_skipped]" in draw
@@ -179,13 +179,13 @@ def test_dot_edge_shows_event_actor_guards_callbacks() -> None:
 
 
 def test_dot_zh_actor_names() -> None:
-    dot = render.to_dot(sample_machine(), lang="zh")
+    dot = render.to_dot(sample_machine(), detail="engine", lang="zh")
     assert "card_drawn (引擎(自动))" in _dot_statement(dot, 'id="tr_normal_draw"')
     assert "pass (回合玩家)" in _dot_statement(dot, 'id="tr_declare_end"')
 
 
 def test_dot_node_styles() -> None:
-    dot = render.to_dot(sample_machine(), lang="both")
+    dot = render.to_dot(sample_machine(), detail="engine", lang="both")
     window = _dot_statement(dot, 'id="state_window"')
     assert 'shape="box3d"' in window
     assert "▶ 执行子状态机 priority\\n▶ runs machine priority" in window
@@ -200,9 +200,9 @@ def test_dot_node_styles() -> None:
 
 def test_dot_language_selection() -> None:
     spec = sample_machine()
-    english = render.to_dot(spec, lang="en")
-    chinese = render.to_dot(spec, lang="zh")
-    both = render.to_dot(spec, lang="both")
+    english = render.to_dot(spec, detail="engine", lang="en")
+    chinese = render.to_dot(spec, detail="engine", lang="zh")
+    both = render.to_dot(spec, detail="engine", lang="both")
     for text in ("抽卡阶段开始", "回合玩家抽1张卡", "回合玩家", "执行子状态机"):
         assert text not in english
         assert text in chinese and text in both
@@ -222,10 +222,10 @@ def test_dot_language_selection() -> None:
 
 def test_dot_escapes_quotes_and_backslashes() -> None:
     spec = sample_machine()
-    dot = render.to_dot(spec, lang="en")
+    dot = render.to_dot(spec, detail="engine", lang="en")
     assert 'say \\"end\\"; go on' in _dot_statement(dot, 'id="tr_declare_end"')
     odd = spec.model_copy(update={"label": _label("反\\斜杠", 'a "quoted"\\name')})
-    odd_dot = render.to_dot(odd, lang="en")
+    odd_dot = render.to_dot(odd, detail="engine", lang="en")
     assert 'label="a \\"quoted\\"\\\\name\\n' in odd_dot
     # every double quote in the output is either a delimiter or escaped: the quoted
     # strings of each line pair up once escapes are removed
@@ -235,29 +235,29 @@ def test_dot_escapes_quotes_and_backslashes() -> None:
 
 def test_dot_highlight() -> None:
     spec = sample_machine()
-    plain = render.to_dot(spec)
-    highlighted = render.to_dot(spec, highlight="window")
+    plain = render.to_dot(spec, detail="engine")
+    highlighted = render.to_dot(spec, detail="engine", highlight="window")
     assert "filled" not in plain
     window = _dot_statement(highlighted, 'id="state_window"')
     assert "filled" in window and "bold" in window
     assert "filled" not in _dot_statement(highlighted, 'id="state_start"')
     with pytest.raises(ValueError, match="no_such_state"):
-        render.to_dot(spec, highlight="no_such_state")
+        render.to_dot(spec, detail="engine", highlight="no_such_state")
 
 
 def test_unknown_lang_is_rejected() -> None:
     with pytest.raises(ValueError, match="ja"):
-        render.to_dot(sample_machine(), lang="ja")
+        render.to_dot(sample_machine(), detail="engine", lang="ja")
     with pytest.raises(ValueError, match="ja"):
         render.to_mermaid(sample_machine(), lang="ja")
 
 
 def test_outputs_are_deterministic_and_in_declaration_order() -> None:
     spec = sample_machine()
-    assert render.to_dot(spec) == render.to_dot(sample_machine())
+    assert render.to_dot(spec, detail="engine") == render.to_dot(sample_machine(), detail="engine")
     assert render.to_mermaid(spec) == render.to_mermaid(sample_machine())
     assert render.index_markdown([spec]) == render.index_markdown([sample_machine()])
-    dot = render.to_dot(spec)
+    dot = render.to_dot(spec, detail="engine")
     positions = [dot.index(f'id="state_{s.id}"') for s in spec.states]
     assert positions == sorted(positions)
     positions = [dot.index(f'id="tr_{t.id}"') for t in spec.transitions]
@@ -270,7 +270,7 @@ def test_outputs_are_deterministic_and_in_declaration_order() -> None:
 
 def test_mermaid_structure() -> None:
     spec = sample_machine()
-    mermaid = render.to_mermaid(spec, lang="both")
+    mermaid = render.to_mermaid(spec, lang="both", detail="engine")
     lines = mermaid.splitlines()
     assert lines[0] == "stateDiagram-v2"
     assert "    [*] --> start" in lines
@@ -298,7 +298,7 @@ def test_mermaid_is_safe() -> None:
             )
         }
     )
-    mermaid = render.to_mermaid(nasty, lang="both")
+    mermaid = render.to_mermaid(nasty, lang="both", detail="engine")
     state_line = next(line for line in mermaid.splitlines() if line.endswith(" as start"))
     description = state_line[len('    state "') : -len('" as start')]
     assert '"' not in description
@@ -314,8 +314,8 @@ def test_mermaid_is_safe() -> None:
 
 
 def test_mermaid_language_selection() -> None:
-    english = render.to_mermaid(sample_machine(), lang="en")
-    chinese = render.to_mermaid(sample_machine(), lang="zh")
+    english = render.to_mermaid(sample_machine(), lang="en", detail="engine")
+    chinese = render.to_mermaid(sample_machine(), lang="zh", detail="engine")
     assert "Draw Phase begins" in english and "抽卡阶段开始" not in english
     assert "抽卡阶段开始" in chinese and "Draw Phase begins" not in chinese
     assert "执行子状态机" in chinese and "runs machine" not in chinese
@@ -325,7 +325,8 @@ def test_mermaid_renames_ids_it_would_read_as_keywords() -> None:
     spec = small_machine()
     states = (spec.states[0], spec.states[1].model_copy(update={"id": "default_end"}))
     transition = spec.transitions[0].model_copy(update={"dest": "default_end"})
-    mermaid = render.to_mermaid(spec.model_copy(update={"states": states, "transitions": (transition,)}))
+    mermaid = render.to_mermaid(spec.model_copy(update={"states": states, "transitions": (transition,)}),
+                                detail="engine")
     assert "as s_default_end" in mermaid
     assert "start --> s_default_end : standby_done" in mermaid
     assert not re.search(r"(^|\s)default_end", mermaid)
@@ -347,9 +348,10 @@ def test_index_markdown() -> None:
     for spec in specs:
         assert f"[{spec.id}.svg]({spec.id}.svg)" in text
         assert f"[{spec.id}.dot]({spec.id}.dot)" in text
-    assert text.index("## 抽卡阶段 · Draw Phase") < text.index("## 准备阶段 · Standby Phase")
-    assert "## 抽卡阶段 · Draw Phase \\[000 ●ドローフェイズ\\]" in text
-    assert f"| `start` | 抽卡阶段开始 | Draw Phase begins | {RULE_START} |" in text
+    assert text.index(" · Draw Phase \\[") < text.index(" · Standby Phase \\[")
+    # the sample's labels are read in seed 000's words (阶段 = Step), shown in the official ones
+    assert "## 抽卡步骤 · Draw Phase \\[000 ●ドローフェイズ\\]" in text
+    assert f"| `start` | 抽卡步骤开始 | Draw Phase begins | {RULE_START} |" in text
     assert "| `deck_out` | 卡组耗尽 | deck out | 002 ●デッキ切れ |" in text
 
 
@@ -381,7 +383,7 @@ def test_digest_helpers() -> None:
 
 @needs_dot
 def test_dot_to_svg_records_digest_and_tooltips() -> None:
-    dot = render.to_dot(sample_machine(), lang="both")
+    dot = render.to_dot(sample_machine(), detail="engine", lang="both")
     svg = render.dot_to_svg(dot)
     assert render.svg_source_digest(svg) == render.dot_digest(dot)
     assert svg.index("<!-- ygo-fsm dot-sha256:") < svg.index("<svg")
@@ -391,7 +393,7 @@ def test_dot_to_svg_records_digest_and_tooltips() -> None:
     assert RULE_DRAW in svg and RULE_START in svg  # tooltips (xlink:title) and labels
     assert re.search(r'xlink:title="' + re.escape(RULE_DECK_OUT), svg)
     assert "抽卡阶段开始" in svg
-    other = render.to_dot(sample_machine(), lang="en")
+    other = render.to_dot(sample_machine(), detail="engine", lang="en")
     assert render.svg_source_digest(svg) != render.dot_digest(other)
 
 

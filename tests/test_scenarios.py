@@ -331,3 +331,39 @@ def test_random_walk_replays(profile: str, hand: int, choices: list[int]) -> Non
     result = run_scenario(parse_scenario(text, source="walk.yaml"))
     assert result.passed, result.report()
     assert result.trace == duel.trace
+
+
+# --- option items cannot pass vacuously (issue 7) ---------------------------------------------
+
+_CYCLONE_IN_DRAW_WINDOW = """\
+setup:
+  profile: ocg2008
+  turn: 5
+  phase: draw_phase
+  players:
+    A: {cards: [{card: cyclone, zone: hand}]}
+    B: {cards: [{card: soul_rope, zone: spell_trap, uid: b_set_trap}]}
+"""
+"""000 ●ドローフェイズ【情况Ａ】: in the 『抽卡时』 window 「サイクロン」 is offered only with its target."""
+
+
+def test_an_option_item_names_the_options_of_that_card() -> None:
+    """`activate cyclone` names `activate cyclone>b_set_trap`: `legal` holds, `not_legal` fails."""
+    steps = "- do: [pass, pass]\n- expect: {state: draw_phase.draw_window, legal: [activate cyclone]}\n"
+    assert run_inline(steps, setup=_CYCLONE_IN_DRAW_WINDOW).passed
+    vacuous = run_inline("- do: [pass, pass]\n- expect: {not_legal: [activate cyclone]}\n",
+                         setup=_CYCLONE_IN_DRAW_WINDOW)
+    assert vacuous.outcome is Outcome.failed
+    assert "steps[1].expect.not_legal[0]: expected 'activate cyclone' not to be offered" in vacuous.message
+
+
+def test_a_refuse_item_without_the_target_fails_when_a_targeted_option_is_offered() -> None:
+    result = run_inline("- do: [pass, pass]\n- refuse: activate cyclone\n", setup=_CYCLONE_IN_DRAW_WINDOW)
+    assert result.outcome is Outcome.failed
+    assert "steps[1].refuse: expected 'activate cyclone' to be refused, but it is offered to A" in result.message
+
+
+def test_an_option_item_does_not_name_another_card_sharing_its_prefix() -> None:
+    """`activate cyclon` is not `activate cyclone>…`; `activate cyclone>b_set` is not `…>b_set_trap`."""
+    steps = "- do: [pass, pass]\n- expect: {not_legal: [activate cyclon, activate cyclone>b_set]}\n"
+    assert run_inline(steps, setup=_CYCLONE_IN_DRAW_WINDOW).passed

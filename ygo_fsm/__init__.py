@@ -22,6 +22,7 @@ fails on any import circle, typing-only imports included):
 6. The interfaces — ``scenario``, ``render``, ``cli``, ``bench``.
 """
 
+from .cards import CardSpec, default_library, load_library, merge
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import (
@@ -38,6 +39,7 @@ from .trace import TraceRecord
 
 __all__ = [
     "Action",
+    "CardSpec",
     "Duel",
     "EngineError",
     "HandLimitEffect",
@@ -55,6 +57,9 @@ __all__ = [
     "TraceRecord",
     "TurnEffect",
     "YgoFsmError",
+    "default_library",
     "default_rulebook",
+    "load_library",
+    "merge",
 ]
 __version__ = "0.1.0"

@@ -20,7 +20,8 @@ module answers what it does. Rules used here:
 
 from __future__ import annotations
 
-from .cards import Event, Op
+from . import durations
+from .cards import Cause, Event, Op
 from .effects import conditions_hold, effects_of, find
 from .events import emit
 from .game import Position, TurnEffect, Zone, other_player
@@ -33,6 +34,13 @@ def _monster(game: GameState, uid: str | None) -> CardInstance | None:
         return None
     found = find(game, uid)
     return found[2] if found is not None and found[1] is Zone.monster else None
+
+
+def _battler(game: GameState, uid: str | None, identity: str) -> CardInstance | None:
+    """The monster ``uid`` if it is still the same monster on the field (its field identity
+    unchanged since it became the attacker or the target)."""
+    monster = _monster(game, uid)
+    return monster if monster is not None and monster.identity == identity else None
 
 
 def attackers(game: GameState) -> list[Choice]:
@@ -67,7 +75,7 @@ def declare(game: GameState, uid: str) -> None:
     assert monster is not None, uid
     monster.attacked_battle_phase = game.battle_phase_number
     monster.attacked_turn = game.turn
-    game.attack = Attack(uid, game.turn_player)
+    game.attack = Attack(uid, game.turn_player, attacker_identity=monster.identity)
     game.say(f"回合玩家{game.turn_player}的「{monster.name}」攻击宣言")
 
 
@@ -77,8 +85,9 @@ def choose_target(game: GameState, key: str) -> None:
     assert attack is not None
     attack.direct = key == "direct"
     attack.target = None if attack.direct else key
-    attack.opponent_monsters = tuple(m.uid for m in game.players[other_player(attack.player)].monsters)
+    attack.opponent_monsters = tuple(m.identity for m in game.players[other_player(attack.player)].monsters)
     target = _monster(game, attack.target)
+    attack.target_identity = target.identity if target is not None else ""
     game.say("直接攻击" if attack.direct else f"攻击对象为「{target.name if target else key}」")
 
 
@@ -106,8 +115,8 @@ def announce(game: GameState) -> None:
     assert attack is not None
     if not attack.replayed:
         emit(game, Event.attack_declared, attack.player, attack.attacker)
-    if attack.target is not None:
-        emit(game, Event.targeted_for_attack, other_player(attack.player), attack.target)
+    if attack.target is not None:  # at the same time as the declaration (PR17 missing the timing)
+        emit(game, Event.targeted_for_attack, other_player(attack.player), attack.target, together=not attack.replayed)
 
 
 def attacker_cannot_attack(game: GameState) -> bool:
@@ -115,7 +124,7 @@ def attacker_cannot_attack(game: GameState) -> bool:
     attack = game.attack
     if attack is None or attack.outcome:
         return False
-    monster = _monster(game, attack.attacker)
+    monster = _battler(game, attack.attacker, attack.attacker_identity)
     return (monster is None or not monster.can_declare_attack
             or game.effect_applies(TurnEffect.cannot_attack) or game.effect_applies(TurnEffect.battle_phase_ended))
 
@@ -125,10 +134,10 @@ def replay_needed(game: GameState) -> bool:
     attack = game.attack
     if attack is None or attack.outcome:
         return False
-    now = tuple(m.uid for m in game.players[other_player(attack.player)].monsters)
+    now = tuple(m.identity for m in game.players[other_player(attack.player)].monsters)
     if set(now) != set(attack.opponent_monsters):
         return True
-    return attack.target is not None and _monster(game, attack.target) is None
+    return attack.target is not None and _battler(game, attack.target, attack.target_identity) is None
 
 
 def begin_replay(game: GameState) -> None:
@@ -136,6 +145,7 @@ def begin_replay(game: GameState) -> None:
     assert attack is not None
     attack.replayed = True
     attack.target = None
+    attack.target_identity = ""
     attack.direct = False
     game.say("对方怪兽的数量发生变化，战斗回卷，重新选择攻击对象")
 
@@ -166,23 +176,42 @@ def stop(game: GameState) -> None:
 def reveal_target(game: GameState) -> None:
     """Before damage calculation a face-down target is turned face-up (its flip effect waits)."""
     attack = game.attack
-    target = _monster(game, attack.target if attack else None)
+    target = _battler(game, attack.target, attack.target_identity) if attack else None
     if target is not None and not target.face_up and game.attack is not None:
         target.face_up = True
         game.attack.revealed = target.uid
         game.say(f"里侧表示的「{target.name}」变成表侧守备表示")
 
 
+def battler_gone(game: GameState) -> bool:
+    """In the Damage Step before damage calculation: the attacker, or the target of an attack
+    that is not direct, is no longer on the field."""
+    attack = game.attack
+    if attack is None or attack.outcome:
+        return False
+    return (_battler(game, attack.attacker, attack.attacker_identity) is None
+            or (not attack.direct and _battler(game, attack.target, attack.target_identity) is None))
+
+
+def skip_calculation(game: GameState) -> None:
+    """No damage calculation: the battle is not fought (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+    attack = game.attack
+    assert attack is not None
+    attack.outcome = "no_battle"
+    gone = "攻击怪兽" if _battler(game, attack.attacker, attack.attacker_identity) is None else "攻击对象"
+    game.say(f"{gone}已经不在场上，不进行伤害计算（不视为进行战斗）")
+
+
 def calculate(game: GameState) -> None:
     """Damage calculation (004 伤害计算)."""
     attack = game.attack
     assert attack is not None
-    attacker = _monster(game, attack.attacker)
+    attacker = _battler(game, attack.attacker, attack.attacker_identity)
     attack.outcome = "fought"
     if attacker is None:
         return
     player, opponent = attack.player, other_player(attack.player)
-    target = _monster(game, attack.target)
+    target = _battler(game, attack.target, attack.target_identity)
     lines = []
     # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF
     power = attacker.defence if attacker.position is Position.defence else attacker.atk
@@ -222,7 +251,7 @@ def _name(game: GameState, uid: str) -> str:
 
 
 def _battle_damage(game: GameState, player: str, amount: int) -> None:
-    if amount <= 0:
+    if amount <= 0 or durations.applies(game, "no_battle_damage", player):
         return
     game.attack_damage(player, amount)
     emit(game, Event.battle_damage, player)
@@ -233,11 +262,13 @@ def send_destroyed(game: GameState) -> None:
     attack = game.attack
     if attack is None:
         return
-    sent = []
+    sent: list[str] = []
+    battlers = (attack.attacker_identity, attack.target_identity)
     for uid in attack.destroyed:
         monster = _monster(game, uid)
-        if monster is not None:
-            to_graveyard(game, monster, destroyed=True)
+        if monster is not None and monster.identity in battlers:
+            to_graveyard(game, monster, destroyed=True, cause=Cause.battle.value,
+                        together=bool(sent))  # both at once
             sent.append(monster.name)
     if sent:
         game.say("伤害阶段结束时，战斗破坏的" + "".join(f"「{n}」" for n in sent) + "送去墓地")

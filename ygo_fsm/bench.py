@@ -304,6 +304,17 @@ def _enters(specs: dict[str, MachineSpec], machine: str, state: str) -> Enters:
     return tuple(out)
 
 
+def _profile_guard(profile: str | None) -> tuple[AnyGuard, ...]:
+    """A profile-scoped transition's extra guard: the duel plays that profile."""
+    if profile is None:
+        return ()
+
+    def plays_profile(frame: Any) -> bool:
+        return bool(frame.game.profile == profile)
+
+    return (plays_profile,)
+
+
 def build_dispatch_table(specs: dict[str, MachineSpec]) -> DispatchTable:
     """``(machine, source, event) -> [(dest, guards, unless, callbacks, enters), ...]`` from
     the declarations, with the registered guard and callback functions."""
@@ -312,7 +323,7 @@ def build_dispatch_table(specs: dict[str, MachineSpec]) -> DispatchTable:
         for t in spec.transitions:
             candidate: Candidate = (
                 t.dest,
-                tuple(GUARDS[g] for g in t.guards),
+                (*_profile_guard(t.profile), *(GUARDS[g] for g in t.guards)),
                 tuple(GUARDS[g] for g in t.unless),
                 tuple(CALLBACKS[c] for c in t.callbacks),
                 _enters(specs, spec.id, t.dest),

@@ -10,7 +10,22 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
-from .cards import CARD_ACTIVATION_KINDS, SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Event, Location, Op, Target
+from . import durations, subjects
+from .cards import (
+    CARD_ACTIVATION_KINDS,
+    DURATION_PHASE,
+    SPELL_KINDS,
+    TRAP_KINDS,
+    CardType,
+    Cause,
+    Duration,
+    EffectKind,
+    EffectSpec,
+    Event,
+    Location,
+    Op,
+    Target,
+)
 from .effects import (
     choice_key,
     choice_label,
@@ -19,17 +34,20 @@ from .effects import (
     find,
     in_main_phase,
     move,
-    name_use_key,
+    name_key,
+    once_key,
     parse_key,
     phase_effects_here,
     player_text,
     targets,
 )
-from .game import FIELD_ZONES, Zone
-from .legality import needs_card_on_field, on_field
+from .events import emit, last_happened
+from .game import Zone
+from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
 from .maintenance import handle_maintenance
-from .operations import run_operation, to_graveyard
+from .operations import discard, run_operation, to_graveyard
 from .state import CardInstance, Choice, GameState, Link, Tier, Window
+from .targeting import target_gone
 
 
 def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = False) -> None:
@@ -43,21 +61,22 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
     tiers = {(p, m): Tier(p, m, []) for p in (game.turn_player, game.opponent) for m in (True, False)}
-    last = events[-1] if events else None
+    last = last_happened(events)
     for player in (game.turn_player, game.opponent):
         for zone, card, index, effect in effects_of(game, player):
             if not effect.is_trigger_like or effect.phase is not None or not effect.events:
                 continue
-            met = [o for o in events if o.event in effect.events and (effect.mandatory or not o.deferred)
-                   and (not effect.conditions.event_of_opponent or o.player != player)]
+            conditions = effect.conditions
+            met = [o for o in events if subjects.answers(effect, player, card, o)
+                   and (effect.mandatory or not o.deferred)]
             if not met or not conditions_hold(game, player, zone, card, effect):
                 continue
-            own_event = effect.kind is EffectKind.flip or effect.conditions.summoned_by_own_effect
+            own_event = effect.kind is EffectKind.flip or conditions.summoned_by_own_effect
             if own_event and not any(o.uid == card.uid for o in met):
                 continue  # a flip effect answers its own flip; 「この方法で特殊召喚に成功した時」 its own summon
-            if (not effect.mandatory and effect.wording == "when" and last is not None
-                    and last.event not in effect.events):
-                continue  # 'when … you can': its event was not the last thing to happen — missed
+            if (not effect.mandatory and effect.wording == "when" and last
+                    and not any(subjects.answers(effect, player, card, o) for o in last)):
+                continue  # 'when … you can': its event was not (among) the last thing to happen — missed
             if not targets(game, player, card, effect):
                 continue  # nothing it could target: it cannot be activated
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
@@ -137,29 +156,44 @@ def activate(game: GameState, player: str, key: str) -> None:
     state = game.players[player]
     notes: list[str] = []
     before = len(game.events)
-    if effect.cost.pay_lp:
-        game.lose_lp(player, effect.cost.pay_lp)
-        notes.append(f"支付{effect.cost.pay_lp}")
-    if effect.cost.pay_half_lp:
+    event_card = subjects.event_card(effect, player, card, subjects.occurrences_now(game)) if effect.events else None
+    event_found = find(game, event_card) if event_card is not None else None
+    event_identity = event_found[2].identity if event_found is not None and event_found[1] is Zone.monster else ""
+    once = once_key(zone, card)  # before a cost moves the card
+    source = card.identity if zone is Zone.monster else ""
+    cost = effect.cost
+    if cost.pay_lp:
+        game.lose_lp(player, cost.pay_lp)
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
+        notes.append(f"支付{cost.pay_lp}")
+    if cost.pay_half_lp:
         paid = state.lp // 2
         game.lose_lp(player, paid)
+        emit(game, Event.lp_paid, player, card.uid, cause=Cause.cost.value)
         notes.append(f"支付一半基本分（{paid}）")
-    if effect.cost.tribute_self:
-        to_graveyard(game, card, destroyed=False)
+    if cost.tribute_self:
+        to_graveyard(game, card, destroyed=False, cause=Cause.cost.value)
         notes.append("把这张卡做祭品")
-    for _ in range(effect.cost.tribute_other):
-        other = next(m for m in state.monsters if m is not card)
-        to_graveyard(game, other, destroyed=False)
+    for _ in range(cost.tribute_other):
+        other = next(m for m in state.monsters if m is not card
+                     and (not cost.tribute_named or (m.card is not None and m.card.id == cost.tribute_named)))
+        to_graveyard(game, other, destroyed=False, cause=Cause.cost.value)
         notes.append(f"把「{other.name}」做祭品")
+    notes += _vocabulary_costs(game, player, card, effect, target)
     game.check_lp()  # LP may be paid down to exactly 0: that player loses at once (PR17 p.43)
     if game.is_over:
         game.say(f"{player_text(game, player)}发动「{card.name}」，" + "，".join(notes))
         return
     # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
     answered = {occurrence.event for occurrence in game.events[before:]}
+    answered.add(Event.card_activated)
     if effect.kind in SPELL_KINDS or effect.kind in TRAP_KINDS:
         answered.add(Event.spell_trap_activated)
         answered.add(Event.spell_activated if effect.kind in SPELL_KINDS else Event.trap_activated)
+    elif card.card is not None and card.card.type is CardType.monster:
+        answered.add(Event.monster_effect_activated)
+    if target:
+        answered.add(Event.targeted)
     if _destroys_monsters(effect):
         answered.add(Event.monster_destroying_activated)
     card_activation = effect.kind in CARD_ACTIVATION_KINDS and (zone is Zone.hand or not card.face_up)
@@ -171,19 +205,62 @@ def activate(game: GameState, player: str, key: str) -> None:
         card.face_up = True
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    chosen_target = find(game, target) if target else None
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered), card_activation=card_activation)
+                events=frozenset(answered), card_activation=card_activation, event_card=event_card,
+                event_card_identity=event_identity,
+                target_identity=(chosen_target[2].identity if chosen_target is not None
+                                 and chosen_target[1] is Zone.monster else ""),
+                source_identity=source)
     game.chain.append(link)
     if effect.once_per_turn:
-        game.used_once.add((card.uid, index, game.turn))
-    if effect.once_per_turn_by_name:
-        game.used_once.add((name_use_key(card), index, game.turn))
+        game.used_once.add((once, index, game.turn))
+    if effect.once_per_turn_name:
+        game.used_once.add((name_key(card), index, game.turn))
     chosen = ""
     if target:
         found_target = find(game, target)
         chosen = f"，选择「{found_target[2].name if found_target else target}」"
-    cost = ("，" + "，".join(notes)) if notes else ""
-    game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{cost}")
+    costs = ("，" + "，".join(notes)) if notes else ""
+    game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{costs}")
+
+
+def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: EffectSpec,
+                      target: str | None) -> list[str]:
+    """Pay the costs that move cards: discard (N, or this card), banish (this card, or N from the
+    graveyard), send monsters you control to the graveyard — never the effect's own target when
+    another card can pay. Returns what was paid."""
+    cost = effect.cost
+    state = game.players[player]
+    notes = []
+    if cost.discard_self:
+        discard(game, player, 1, chosen=(card.uid,), cause=Cause.cost.value)
+        notes.append("把这张卡丢弃")
+    if cost.discard:
+        discard(game, player, cost.discard, skip=card.uid, cause=Cause.cost.value)
+        notes.append(f"丢弃{cost.discard}张手卡")
+    if cost.banish_self:
+        where = find(game, card.uid)
+        if where is not None and where[1] is Zone.monster:
+            card.leave_field()
+        move(game, card, Zone.banished, player=card.owner)
+        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value)
+        notes.append("把这张卡除外")
+    for _ in range(cost.banish_from_graveyard):
+        banished = _payer([c for c in state.graveyard_cards if c is not card], target)
+        move(game, banished, Zone.banished, player=banished.owner)
+        emit(game, Event.banished, player, banished.uid, cause=Cause.cost.value, origin="graveyard")
+        notes.append(f"把墓地的「{banished.name}」除外")
+    for _ in range(cost.send_own_monster):
+        sent = _payer([m for m in state.monsters if m is not card], target)
+        to_graveyard(game, sent, destroyed=False, cause=Cause.cost.value)
+        notes.append(f"把「{sent.name}」送去墓地")
+    return notes
+
+
+def _payer(candidates: list[CardInstance], target: str | None) -> CardInstance:
+    """The card that pays a cost: the first candidate that is not the effect's target, if any."""
+    return next((c for c in candidates if c.uid != target), candidates[0])
 
 
 def place_field_spell(game: GameState, player: str, card: CardInstance) -> list[str]:
@@ -217,17 +294,8 @@ def begin_resolution(game: GameState) -> None:
     game.say("逆算")
 
 
-_REQUIRED_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap)
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
-
-
-def _target_gone(game: GameState, link: Link) -> bool:
-    """The link's target left the field (a targeting effect then does nothing)."""
-    if link.target is None:
-        return False
-    found = find(game, link.target)
-    return found is None or found[1] not in FIELD_ZONES
 
 
 def resolve_top_link(game: GameState) -> None:
@@ -250,14 +318,16 @@ def resolve_top_link(game: GameState) -> None:
     elif (effect is not None and card is not None and needs_card_on_field(card, effect, link.card_activation)
           and not on_field(game, card.uid)):
         game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
-    elif effect is not None and effect.target in _REQUIRED_TARGETS and _target_gone(game, link):
+    elif effect is not None and target_gone(game, effect, link):
         game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
     elif (effect is not None and found is not None and effect.location in (Location.graveyard, Location.hand)
           and any(op.what == "self" for op in effect.resolution) and found[1] is not _LOCATION_ZONE[effect.location]):
         game.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
         results = run_resolution(game, effect, link, card)
-        done = "，".join(r for r in results if r) or "不发"
+        # a continuous card whose activation only starts its effect says what now applies
+        lasting = effect.label if effect.kind in ON_FIELD_KINDS and not effect.resolution else ""
+        done = "，".join(r for r in results if r) or lasting or "不发"
         game.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
     if game.is_over:  # the duel ended: the rest of the resolution and of the chain is not resolved
         if (effect is not None and len(results) < len(effect.resolution)) or game.chain:
@@ -312,7 +382,7 @@ def send_resolved_cards(game: GameState) -> None:
         if lingers:
             move(game, found[2], Zone.lingering)
         else:
-            to_graveyard(game, found[2], destroyed=False)
+            to_graveyard(game, found[2], destroyed=False, resolved=True)
 
 
 _SENT_AFTER_RESOLUTION = (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
@@ -351,12 +421,7 @@ def _end_expiry(game: GameState, player: str, key: str) -> None:
     """End the effect named ``<uid>`` (or ``<uid>#<n>``, the n-th on that monster)."""
     uid, _, number = key.partition("#")
     phase = phase_effects_here(game)
-    ending = [e for e in game.expiring if e.controller == player and e.phase == phase and e.uid == uid]
+    ending = [e for e in game.expiring if e.controller == player and DURATION_PHASE.get(Duration(e.phase)) == phase
+              and e.uid == uid and durations.due(game, e) and durations.still_applies(game, e)]
     expiry = ending[int(number or 1) - 1]
-    game.expiring.remove(expiry)
-    found = find(game, uid)
-    if found is not None:
-        found[2].atk = max(0, found[2].atk - expiry.atk)
-        game.say(f"「{expiry.source}」的效果结束，「{found[2].name}」的攻击力复原（{found[2].atk}）")
-    else:
-        game.say(f"「{expiry.source}」的效果结束")
+    game.say(durations.undo(game, expiry))

@@ -2,9 +2,14 @@
 
 Commands
 ========
-``check [--machines DIR]``
+``check [--machines DIR] [--cards FILE]...``
     Load and validate the machine declarations; print ``ok: N machines, S states,
-    T transitions``, or each problem on its own line (file, machine, item) on stderr.
+    T transitions``, or each problem on its own line (file, machine, item) on stderr. With
+    ``--cards``, check card files instead: ``ok: N cards`` per file, or one line per problem
+    (file, card, effect, field) on stderr and exit 2.
+``cards [FILE...]``
+    List cards (the built-in library, or the files given): id, type, names, and for each
+    effect its kind, spell speed and what it responds to.
 ``list [--lang zh|en]``
     Every machine with its label and its states.
 ``explain STATE [--lang zh|en|both]``
@@ -12,20 +17,36 @@ Commands
     (``end_phase.hand_size_adjustment``) or a state id found in one machine only — with its
     rule, the machine it runs, who must act there, its transitions out and what each player
     may do there.
-``render [--out DIR] [--lang zh|en|both] [--no-svg]``
-    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg`` and ``README.md``) into DIR
-    (default ``diagrams``). SVG needs Graphviz's ``dot``.
-``run FILE... [--narrate] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
-    Play scenario files (a directory stands for its ``*.yaml`` files); see
-    :mod:`ygo_fsm.scenario` for the format.
-``schema scenario|trace|machine|state``
+``render [--out DIR] [--lang zh|en|both] [--no-svg] [--detail judge|engine] [--profile modern|ocg2008]``
+    Write the diagrams (``<machine>.dot``, ``.mmd``, ``.svg``, the ``overview`` and
+    ``README.md``) into DIR (default ``diagrams``). SVG needs Graphviz's ``dot``. Labels are
+    for judges (sentence, who acts, guard sentences, citation) unless ``--detail engine``;
+    ``--profile`` draws one rule profile only.
+``site [--out DIR] [--examples DIR]``
+    Write the static rule-review site into DIR (default ``site``): the overview, every
+    machine's diagram with zoom and pan, search, each state's page, the activation matrix and
+    trace playback (the seed examples built in); see :mod:`ygo_fsm.site`.
+``run FILE... [--cards FILE]... [--narrate] [--story] [--lang zh|en] [--trace OUT.jsonl] [--quiet]``
+    Play scenario files (a directory stands for its ``*.yaml`` files) with the cards of the
+    ``--cards`` files added to the built-in library; see :mod:`ygo_fsm.scenario` for the format.
+    With several scenarios, ``--trace`` names a directory and each trace is written to
+    ``OUT/<scenario>.jsonl``.
+``schema scenario|trace|machine|cards|state``
     Print a JSON Schema.
-``narrate TRACE.jsonl [--lang zh|en]``
-    Print the narration of a JSON Lines trace.
+``reference``
+    Print the effect vocabulary's reference page (``docs/effects.md``, Markdown).
+``narrate TRACE.jsonl [--lang zh|en] [--story]``
+    Print the narration of a JSON Lines trace (``--story``: told as the seeds tell their
+    examples). A trace with no records is an error.
 
 Exit codes: 0 ok; 1 an expectation in a scenario failed; 2 invalid input (bad YAML, schema
 error, unknown state, an illegal action the scenario did not expect, …), reported as one
-line on stderr that names the file and the item — never a traceback.
+line on stderr that names the file and the item — never a traceback; 3 an internal error
+(a bug in ygo-fsm), also one line (``--debug``, before or after the command, prints the
+traceback).
+
+``list``, ``explain``, ``run`` and ``narrate`` take ``--machines DIR`` too (default: the
+shipped declarations), like ``check`` and ``render``.
 """
 
 from __future__ import annotations
@@ -36,21 +57,30 @@ import json
 import os
 import shutil
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from . import __version__
+from .cards import CardSpec, card_file_json_schema, default_library, library_path, read_card_file, responds_to
 from .engine import Rulebook, default_rulebook
 from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
+from .explain import StateNameError, _langs, _resolve, explain_lines
+from .loader import load_guard_sentences
+from .reference import reference_page
 from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
 from .snapshot import duel_json_schema
-from .spec import Actor, Lang, MachineSpec, Role, StateSpec, TransitionSpec
-from .trace import TraceRecord, narrate, read_jsonl, story, write_jsonl
+from .spec import Lang, MachineSpec, StateSpec
+from .trace import TraceRecord, dumps, narrate, read_jsonl, story
 
 PROG = "ygo-fsm"
 BROKEN_PIPE = 141
 """Exit code when stdout is closed early (as a shell reports a process killed by SIGPIPE)."""
+INTERNAL_ERROR = 3
+"""Exit code of an unexpected error inside ygo-fsm (a bug): one line on stderr, ``--debug`` for the traceback."""
+INTERRUPTED = 130
+"""Exit code when interrupted (Ctrl-C), as a shell reports SIGINT."""
 _GENERATED_SUFFIXES = (".dot", ".mmd", ".svg")
 
 
@@ -74,10 +104,46 @@ def _err(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+def _rulebook(args: argparse.Namespace) -> Rulebook:
+    """The machines of ``--machines DIR`` when given, else the shipped ones."""
+    directory: Path | None = getattr(args, "machines", None)
+    return Rulebook.load(directory) if directory is not None else default_rulebook()
+
+
 # --- check ------------------------------------------------------------------------------
 
 
+def _card_files(paths: Sequence[Path]) -> tuple[dict[str, CardSpec], list[str], list[tuple[Path, int]]]:
+    """The cards of ``paths``, every problem (one line each), and the number of cards per file.
+    A card id already in the built-in library or in an earlier file is a problem."""
+    cards: dict[str, CardSpec] = {}
+    problems: list[str] = []
+    counts = []
+    for path in paths:
+        found, file_problems = read_card_file(path)
+        problems += file_problems
+        builtin = path.resolve() == library_path().resolve()
+        for card_id, card in found.items():
+            if card_id in default_library() and not builtin:
+                problems.append(f"{path}: card {card_id}: the id is a built-in card's (give the card its own id)")
+            elif card_id in cards:
+                problems.append(f"{path}: card {card_id}: the id is already given by an earlier --cards file")
+            else:
+                cards[card_id] = card
+        counts.append((path, len(found)))
+    return cards, problems, counts
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
+    if args.cards:
+        _, problems, counts = _card_files(args.cards)
+        for problem in problems:
+            _err(problem)
+        if problems:
+            return 2
+        for path, count in counts:
+            _out(f"ok: {path}: {count} cards")
+        return 0
     try:
         rulebook = Rulebook.load(args.machines)
     except MachineDefinitionError as exc:
@@ -88,6 +154,28 @@ def _cmd_check(args: argparse.Namespace) -> int:
     states = sum(len(spec.states) for spec in specs)
     transitions = sum(len(spec.transitions) for spec in specs)
     _out(f"ok: {len(rulebook.specs)} machines, {states} states, {transitions} transitions")
+    return 0
+
+
+# --- cards ------------------------------------------------------------------------------
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    if args.files:
+        cards, problems, _ = _card_files(args.files)
+        if problems:
+            for problem in problems:
+                _err(problem)
+            return 2
+    else:
+        cards = default_library()
+    for card in cards.values():
+        stats = f" ATK {card.atk} DEF {card.defence} level {card.level}" if card.type.value == "monster" else ""
+        _out(f"{card.id} — {card.type.value}{stats} 「{card.name_ja}」 {card.name_zh}")
+        for number, effect in enumerate(card.effects, start=1):
+            speed = f"spell speed {effect.spell_speed}" if effect.spell_speed else "not activated"
+            _out(f"    {number}. {effect.kind.value} ({speed}); {effect.location.value}; "
+                 f"responds to: {responds_to(effect)}")
     return 0
 
 
@@ -111,7 +199,7 @@ def _state_marks(state: StateSpec, initial: bool) -> str:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     lang = Lang(args.lang)
-    for number, spec in enumerate(default_rulebook().specs.values()):
+    for number, spec in enumerate(_rulebook(args).specs.values()):
         if number:
             _out()
         _out(f"{spec.id} — {spec.label.text(lang)}  [{spec.rule}]")
@@ -122,208 +210,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-# --- explain ----------------------------------------------------------------------------
-
-_ROLE_TEXT = {
-    Role.turn_player: "the turn player",
-    Role.opponent: "the opponent",
-    Role.responder: "the player who may respond to the newest link",
-    Role.last_activator: "the player who added the newest link",
-    Role.trigger_player: "the player whose triggers are being placed",
-}
-_ACTOR_TEXT = {Actor.turn_player: "turn player", Actor.opponent: "opponent",
-               Actor.priority_holder: "player with priority", Actor.engine: "engine"}
-
-
-def _langs(lang: str) -> tuple[Lang, ...]:
-    return (Lang.zh, Lang.en) if lang == "both" else (Lang(lang),)
-
-
-def _label(label: Any, langs: Sequence[Lang]) -> str:
-    return " / ".join(label.text(lang) for lang in langs)
-
-
-def _guards(transition: TransitionSpec) -> str:
-    terms = [*transition.guards, *(f"¬{name}" for name in transition.unless)]
-    return f" [{' ∧ '.join(terms)}]" if terms else ""
-
-
-def _callbacks(transition: TransitionSpec) -> str:
-    return f" / {', '.join(transition.callbacks)}" if transition.callbacks else ""
-
-
-def _resolve(rulebook: Rulebook, name: str) -> tuple[list[tuple[str, StateSpec]] | None, str, StateSpec]:
-    """``(path or None, machine id, state)`` for a full path, ``machine.state`` or a unique id."""
-    try:
-        path = rulebook.resolve_path(name)
-    except KeyError:
-        path = None
-    if path is not None:
-        machine, state = path[-1]
-        return path, machine, state
-    try:
-        machine, state = rulebook.find_state(name)
-    except KeyError:
-        candidates = [f"{spec.id}.{name}" for spec in rulebook.specs.values() if name in spec.state_ids()]
-        if len(candidates) > 1:
-            raise UsageError(f"explain: state {name!r} is in several machines; give one of: "
-                             f"{', '.join(candidates)}") from None
-        raise UsageError(f"explain: unknown state {name!r}; give a full path (main_phase_1.open.turn_player), "
-                         "machine.state (end_phase.hand_size_adjustment) or a state id; "
-                         f"`{PROG} list` shows them") from None
-    return None, machine, state
-
-
-def _who_acts(rulebook: Rulebook, path: list[tuple[str, StateSpec]] | None, state: StateSpec) -> str:
-    if path is not None:
-        for machine, step in reversed(path):
-            if step.priority is not None:
-                where = "" if step is state else f" (declared by {machine}.{step.id})"
-                return f"{_ROLE_TEXT[step.priority]}{where}"
-    if state.priority is not None:
-        return _ROLE_TEXT[state.priority]
-    if state.terminal:
-        return "nobody: the duel is over"
-    if state.final:
-        return "nobody: the machine is finished and the state that runs it receives 'done'"
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        first = child.state(child.initial).priority
-        if first is not None:
-            return f"the players, in machine {child.id}: {_ROLE_TEXT[first]} first"
-        return f"the players act in the states of machine {child.id} (see below)"
-    return "nobody: the engine moves on by itself"
-
-
-def _transition_lines(transition: TransitionSpec, langs: Sequence[Lang], indent: str) -> list[str]:
-    actor = _ACTOR_TEXT[transition.actor]
-    return [
-        f"{indent}{transition.event} ({actor}){_guards(transition)}{_callbacks(transition)} → {transition.dest}"
-        f"   [transition {transition.id}]",
-        f"{indent}    {_label(transition.label, langs)}",
-        f"{indent}    rule: {transition.rule}",
-    ]
-
-
-def _actions_by_role(spec: MachineSpec, state: StateSpec) -> dict[Role, list[TransitionSpec]]:
-    found: dict[Role, list[TransitionSpec]] = {role: [] for role in Role}
-    for transition in spec.outgoing(state.id):
-        if transition.is_player_action:
-            role = state.priority if transition.actor is Actor.priority_holder else Role(transition.actor.value)
-            if role is not None:
-                found[role].append(transition)
-    return found
-
-
-def _action_text(transition: TransitionSpec) -> str:
-    return f"{transition.event}{_guards(transition)} → {transition.dest}"
-
-
-def _player_lines(
-    rulebook: Rulebook, path: list[tuple[str, StateSpec]] | None, machine: str, state: StateSpec,
-    langs: Sequence[Lang],
-) -> list[str]:
-    """What each player may do in ``state``."""
-    spec = rulebook.specs[machine]
-    lines: list[str] = []
-    own = _actions_by_role(spec, state)
-    hidden = {t.event for transitions in own.values() for t in transitions}
-    outer: dict[Role, list[tuple[str, TransitionSpec]]] = {role: [] for role in Role}
-    if path is not None:
-        for outer_machine, outer_state in reversed(path[:-1]):
-            found = _actions_by_role(rulebook.specs[outer_machine], outer_state)
-            for role, transitions in found.items():
-                outer[role].extend((f"{outer_machine}.{outer_state.id}", t) for t in transitions
-                                   if t.event not in hidden)
-            hidden |= {t.event for transitions in found.values() for t in transitions}
-    if state.priority is not None or any(own.values()) or any(outer.values()):
-        shown = [Role.turn_player, Role.opponent]
-        shown += [r for r in Role if r not in shown and (own[r] or outer[r] or state.priority is r)]
-        for role in shown:
-            actions = [_action_text(t) for t in own[role]]
-            actions += [f"{_action_text(t)} (from {where})" for where, t in outer[role]]
-            if actions:
-                lines.append(f"  {_ROLE_TEXT[role]}: {'; '.join(actions)}")
-            elif state.priority is not None and state.priority is not role:
-                lines.append(f"  {_ROLE_TEXT[role]}: nothing; {_ROLE_TEXT[state.priority]} must act here")
-            else:
-                lines.append(f"  {_ROLE_TEXT[role]}: nothing")
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        acting = [s for s in child.states if s.priority is not None]
-        if acting:
-            roles = [s.priority for s in acting if s.priority is not None]
-            first = child.state(child.initial).priority
-            if first in (Role.turn_player, Role.opponent) and len(set(roles)) > 1:
-                second = Role.opponent if first is Role.turn_player else Role.turn_player
-                closing = [s for s in child.states if s.final]
-                rule = f" [{closing[0].rule}]" if closing and closing[0].rule else ""
-                lines.append(f"  Machine {child.id} runs here: {_ROLE_TEXT[first]} acts or passes first, then "
-                             f"{_ROLE_TEXT[second]} acts or passes; when both pass in succession it finishes "
-                             f"and this state is left by 'done'{rule}.")
-            else:
-                lines.append(f"  Machine {child.id} runs here; players act in its states:")
-            for child_state in acting:
-                assert child_state.priority is not None
-                actions = [_action_text(t) for t in child.outgoing(child_state.id) if t.is_player_action]
-                lines.append(f"    {child.id}.{child_state.id} ({_ROLE_TEXT[child_state.priority]}): "
-                             f"{'; '.join(actions) or 'nothing'}")
-        else:
-            nested = [s for s in child.states if s.machine is not None]
-            lines.append(f"  Machine {child.id} runs here; players act inside its states "
-                         + ", ".join(f"{child.id}.{s.id} (▶ {s.machine})" for s in nested) + "."
-                         if nested else f"  Machine {child.id} runs here; no player acts in it.")
-    if not lines:
-        if state.terminal:
-            lines.append("  nothing: the duel is over")
-        elif state.final:
-            lines.append(f"  nothing: {machine} is finished here")
-        else:
-            lines.append("  nothing: no player acts here; the engine moves on")
-    return lines
-
-
 def _cmd_explain(args: argparse.Namespace) -> int:
-    rulebook = default_rulebook()
+    rulebook = _rulebook(args)
     langs = _langs(args.lang)
-    path, machine, state = _resolve(rulebook, args.state)
-    spec = rulebook.specs[machine]
-    _out(f"{args.state} — state {state.id} of machine {machine} ({_label(spec.label, langs)})")
-    for lang in langs:
-        _out(f"  {lang.value}: {state.label.text(lang)}")
-    _out(f"  rule: {state.rule or '(none)'}")
-    if path is not None and len(path) > 1:
-        _out(f"  path: {' › '.join(f'{owner}.{step.id}' for owner, step in path)}")
-        for lang in langs:
-            _out(f"        {' › '.join(step.label.text(lang) for _, step in path)}")
-    kind = []
-    if state.id == spec.initial:
-        kind.append(f"the initial state of {machine}")
-    if state.final:
-        kind.append(f"final: {machine} is finished, its parent receives 'done'")
-    if state.terminal:
-        kind.append("terminal: the duel ends here")
-    if kind:
-        _out(f"  kind: {'; '.join(kind)}")
-    if state.machine is not None:
-        child = rulebook.specs[state.machine]
-        _out(f"  runs machine: {child.id} ({_label(child.label, langs)}), starting at {child.initial}")
-    else:
-        _out("  runs machine: none")
-    _out(f"  who must act: {_who_acts(rulebook, path, state)}")
-    outgoing = spec.outgoing(state.id)
-    _out("transitions out:" if outgoing else "transitions out: none")
-    for transition in outgoing:
-        for line in _transition_lines(transition, langs, "  "):
-            _out(line)
-    _out("what each player may do here:")
-    for line in _player_lines(rulebook, path, machine, state, langs):
+    try:
+        lines = explain_lines(rulebook, args.state, langs)
+        _, machine, state = _resolve(rulebook, args.state)
+    except StateNameError as exc:
+        raise UsageError(str(exc)) from None
+    for line in lines:
         _out(line)
     if args.dot:
         from . import render  # lazily: rendering is optional for the rest of the CLI
 
         _out()
-        _out(render.to_dot(spec, lang=args.lang, highlight=state.id).rstrip("\n"))
+        _out(render.to_dot(rulebook.specs[machine], lang=args.lang, highlight=state.id).rstrip("\n"))
     return 0
 
 
@@ -348,8 +249,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
         raise UsageError("render: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
                          "graphviz' or 'brew install graphviz') or pass --no-svg")
     rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    sentences = load_guard_sentences(args.machines)
     try:
-        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg)
+        files = render.render_all(list(rulebook.specs.values()), lang=args.lang, svg=svg, detail=args.detail,
+                                  sentences=sentences, profile=args.profile)
     except (RuntimeError, ValueError) as exc:
         raise UsageError(f"render: {exc}") from exc
     out: Path = args.out
@@ -361,11 +264,43 @@ def _cmd_render(args: argparse.Namespace) -> int:
             _out(str(target))
         for stale in sorted(out.iterdir()):
             if (stale.suffix in _GENERATED_SUFFIXES and stale.is_file() and stale.stem not in rulebook.specs
-                    and _is_generated(stale)):
+                    and stale.name not in files and _is_generated(stale)):
                 stale.unlink()
                 _out(f"removed {stale} (no such machine)")
     except OSError as exc:
         raise UsageError(f"render: {out}: {exc.strerror or exc}") from exc
+    return 0
+
+
+# --- site -------------------------------------------------------------------------------
+
+_SEED_EXAMPLES = Path(__file__).resolve().parent.parent / "tests" / "scenarios" / "seed"
+
+
+def _cmd_site(args: argparse.Namespace) -> int:
+    try:
+        from . import site  # lazily: the rest of the CLI works without it
+    except ImportError as exc:
+        raise UsageError(f"site: the site builder is not available ({exc})") from exc
+    if shutil.which("dot") is None:
+        raise UsageError("site: Graphviz's 'dot' is not installed; install Graphviz (e.g. 'sudo apt-get install "
+                         "graphviz' or 'brew install graphviz')")
+    examples: Path | None = args.examples
+    if examples is None and _SEED_EXAMPLES.is_dir():
+        examples = _SEED_EXAMPLES
+    if examples is not None and not examples.is_dir():
+        raise UsageError(f"site: --examples {examples}: not a directory")
+    rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
+    out: Path = args.out
+    try:
+        written = site.build_site(out, rulebook, load_guard_sentences(args.machines), examples_dir=examples)
+    except (RuntimeError, ValueError) as exc:
+        raise UsageError(f"site: {exc}") from exc
+    except OSError as exc:
+        raise UsageError(f"site: {out}: {exc.strerror or exc}") from exc
+    for path in written:
+        _out(str(path))
+    _out(f"open {(out / 'index.html').resolve()}")
     return 0
 
 
@@ -390,21 +325,52 @@ def _one_line(text: str) -> str:
     return text.splitlines()[0] if text else text
 
 
+def _trace_targets(files: Sequence[Path], trace: Path | None) -> dict[Path, Path]:
+    """Where ``run --trace`` writes each scenario's trace: the file given for one scenario; for
+    several, one ``<scenario>.jsonl`` each in the directory given."""
+    if trace is None:
+        return {}
+    if len(files) == 1 and not trace.is_dir():
+        return {files[0]: trace}
+    if trace.suffix == ".jsonl" or (trace.exists() and not trace.is_dir()):
+        raise UsageError(f"run: --trace {trace}: {len(files)} scenarios need a directory (one <scenario>.jsonl "
+                         "each), not a file")
+    stems = [path.stem for path in files]
+    repeated = sorted({stem for stem in stems if stems.count(stem) > 1})
+    if repeated:
+        raise UsageError(f"run: --trace {trace}: several scenarios are named {repeated[0]!r}; their traces "
+                         "would overwrite each other")
+    return {path: trace / f"{path.stem}.jsonl" for path in files}
+
+
+def _write(target: Path, text: str, option: str) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"run: {option} {target}: {exc.strerror or exc}") from exc
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    rulebook = default_rulebook()
+    rulebook = _rulebook(args)
+    extra = None
+    if args.cards:
+        extra, problems, _ = _card_files(args.cards)
+        if problems:
+            raise UsageError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     results: list[ScenarioResult] = []
     invalid = 0
-    last: ScenarioResult | None = None
-    for path in _scenario_files(args.files):
+    files = _scenario_files(args.files)
+    traces = _trace_targets(files, args.trace)
+    for path in files:
         try:
-            scenario = load_scenario(path, rulebook=rulebook)
+            scenario = load_scenario(path, rulebook=rulebook, library=extra)
         except ScenarioError as exc:
             _err(_one_line(str(exc)))
             invalid += 1
             continue
         result = run_scenario(scenario, rulebook=rulebook, lang=args.lang)
         results.append(result)
-        last = result
         title = f"{path} — {scenario.name}"
         if result.outcome is Outcome.passed:
             if not args.quiet:
@@ -420,13 +386,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             _out(story(result.trace, rulebook.specs).rstrip("\n"))
             _out()
         if args.golden is not None:
-            args.golden.mkdir(parents=True, exist_ok=True)
-            (args.golden / f"{path.stem}.txt").write_text(story(result.trace, rulebook.specs), encoding="utf-8")
-    if args.trace is not None and last is not None:
-        try:
-            write_jsonl(last.trace, args.trace)
-        except OSError as exc:
-            raise UsageError(f"run: --trace {args.trace}: {exc.strerror or exc}") from exc
+            _write(args.golden / f"{path.stem}.txt", story(result.trace, rulebook.specs), "--golden")
+        if path in traces:
+            _write(traces[path], dumps(result.trace), "--trace")
     errors = invalid + sum(result.outcome is Outcome.error for result in results)
     failed = sum(result.outcome is Outcome.failed for result in results)
     if not args.quiet and invalid + len(results) > 1:
@@ -443,9 +405,15 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "scenario": scenario_json_schema,
         "trace": TraceRecord.model_json_schema,
         "machine": MachineSpec.model_json_schema,
+        "cards": card_file_json_schema,
         "state": duel_json_schema,
     }
     _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _cmd_reference(args: argparse.Namespace) -> int:
+    _out(reference_page().rstrip("\n"))
     return 0
 
 
@@ -455,9 +423,11 @@ def _cmd_narrate(args: argparse.Namespace) -> int:
         records = read_jsonl(path)
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not a UTF-8 text file ({exc.reason})") from exc
-    text = narrate(records, default_rulebook().specs, lang=args.lang)
-    if text:
-        _out(text.rstrip("\n"))
+    if not records:
+        raise UsageError(f"{path}: (file): no trace records (an empty trace)")
+    specs = _rulebook(args).specs
+    text = story(records, specs) if args.story else narrate(records, specs, lang=args.lang)
+    _out(text.rstrip("\n"))
     return 0
 
 
@@ -468,14 +438,20 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="The Yu-Gi-Oh! OCG turn structure as declared finite-state machines.",
-        epilog="Exit codes: 0 ok, 1 a scenario expectation failed, 2 invalid input.",
+        epilog="Exit codes: 0 ok, 1 a scenario expectation failed, 2 invalid input, 3 internal error.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     check = commands.add_parser("check", help="load and validate the machine declarations")
     check.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    check.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                       help="check this card file instead (repeatable)")
     check.set_defaults(handler=_cmd_check)
+
+    cards = commands.add_parser("cards", help="list cards: kinds, spell speeds, what each effect responds to")
+    cards.add_argument("files", nargs="*", type=Path, metavar="FILE", help="card files (default: the built-in library)")
+    cards.set_defaults(handler=_cmd_cards)
 
     listing = commands.add_parser("list", help="list the machines and their states")
     listing.add_argument("--lang", choices=("zh", "en"), default="zh")
@@ -493,28 +469,54 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--lang", choices=("zh", "en", "both"), default="both")
     render.add_argument("--no-svg", action="store_true", help="skip SVG (which needs Graphviz's dot)")
     render.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    render.add_argument("--detail", choices=("judge", "engine"), default="judge",
+                        help="judge: sentences, who acts, guard sentences, citations (default); "
+                             "engine: event, guard and callback names")
+    render.add_argument("--profile", choices=("modern", "ocg2008"),
+                        help="draw one rule profile only (default: both, one-profile items marked ◆)")
     render.set_defaults(handler=_cmd_render)
+
+    site_cmd = commands.add_parser("site", help="write the static rule-review site (opens from the file system)")
+    site_cmd.add_argument("--out", type=Path, default=Path("site"), metavar="DIR")
+    site_cmd.add_argument("--examples", type=Path, metavar="DIR",
+                          help="seed scenarios to play as built-in traces (default: tests/scenarios/seed)")
+    site_cmd.add_argument("--machines", type=Path, metavar="DIR", help="declarations directory (default: shipped)")
+    site_cmd.set_defaults(handler=_cmd_site)
 
     run = commands.add_parser("run", help="play scenario files")
     run.add_argument("files", nargs="+", metavar="FILE", help="scenario file, or a directory of *.yaml files")
+    run.add_argument("--cards", type=Path, action="append", metavar="FILE",
+                     help="a card file whose cards the scenarios may use (repeatable)")
     run.add_argument("--narrate", action="store_true", help="print each scenario's narrated trace")
     run.add_argument("--story", action="store_true",
                      help="print each scenario's trace told as the seeds tell their examples")
     run.add_argument("--golden", type=Path, metavar="DIR",
                      help="write each scenario's story to DIR/<scenario>.txt (the golden traces)")
     run.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the narration")
-    run.add_argument("--trace", type=Path, metavar="OUT.jsonl", help="write the last scenario's trace (JSON Lines)")
+    run.add_argument("--trace", type=Path, metavar="OUT.jsonl",
+                     help="write the trace (JSON Lines); for several scenarios OUT is a directory and each "
+                          "trace goes to OUT/<scenario>.jsonl")
     run.add_argument("--quiet", action="store_true", help="print only failures and errors")
     run.set_defaults(handler=_cmd_run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("kind", choices=("scenario", "trace", "machine", "state"))
+    schema.add_argument("kind", choices=("scenario", "trace", "machine", "cards", "state"))
     schema.set_defaults(handler=_cmd_schema)
+
+    reference = commands.add_parser("reference", help="print the effect vocabulary's reference page (Markdown)")
+    reference.set_defaults(handler=_cmd_reference)
 
     narrate_cmd = commands.add_parser("narrate", help="narrate a JSON Lines trace")
     narrate_cmd.add_argument("trace", type=Path, metavar="TRACE.jsonl")
     narrate_cmd.add_argument("--lang", choices=("zh", "en"), default="zh")
+    narrate_cmd.add_argument("--story", action="store_true", help="tell the trace as the seeds tell their examples")
     narrate_cmd.set_defaults(handler=_cmd_narrate)
+    for name in ("list", "explain", "run", "narrate"):
+        commands.choices[name].add_argument("--machines", type=Path, metavar="DIR",
+                                            help="declarations directory (default: shipped)")
+    for command in (parser, *commands.choices.values()):
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="on an unexpected error, print the traceback")
     return parser
 
 
@@ -548,5 +550,23 @@ def main(argv: list[str] | None = None) -> int:
             _err(str(issue))
         return 2
     except (UsageError, YgoFsmError) as exc:
+        _debug(args)
         _err(_one_line(str(exc)))
         return 2
+    except OSError as exc:  # a file or directory named on the command line
+        _debug(args)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _err(f"{PROG}: {where}{exc.strerror or exc}")
+        return 2
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except Exception as exc:  # the last resort: one line, never a traceback unless asked
+        _debug(args)
+        hint = "" if getattr(args, "debug", False) else " (run with --debug for the traceback)"
+        _err(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(str(exc)) or '(no message)'}{hint}")
+        return INTERNAL_ERROR
+
+
+def _debug(args: argparse.Namespace) -> None:
+    if getattr(args, "debug", False):
+        traceback.print_exc()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .cards import CardSpec, CardType, EffectKind, default_library
@@ -35,7 +36,7 @@ from .game import (
 from .priority import holder as priority_holder
 from .rules import guard_citation
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
-from .spec import DONE_EVENT, Actor
+from .spec import DONE_EVENT, Actor, TransitionSpec
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import TraceRecord
 
@@ -64,6 +65,28 @@ class Action:
 
 
 _DEFAULT_SETUP = Setup()
+
+SETTLE_ROUNDS = 100
+"""Settling (the engine moving on by itself between two player actions) takes at most this many
+engine transitions per engine transition declared in the machines (:func:`settle_limit`)."""
+
+
+@lru_cache(maxsize=8)
+def settle_limit(rulebook: Rulebook) -> int:
+    """The most engine transitions one settle may take: :data:`SETTLE_ROUNDS` times the number of
+    engine (and ``done``) transitions the machines declare. A real duel needs far fewer: even
+    the longest run of skipped turns a setup allows (:data:`~ygo_fsm.game.MAX_TURN`) stays below it."""
+    engine = sum(not t.is_player_action for spec in rulebook.specs.values() for t in spec.transitions)
+    return SETTLE_ROUNDS * max(engine, 1)
+
+
+def _short(text: str, length: int = 60) -> str:
+    return text if len(text) <= length else text[:length - 1] + "…"
+
+
+def _guard_text(spec: TransitionSpec) -> str:
+    terms = [*spec.guards, *(f"not {name}" for name in spec.unless)]
+    return f" [{' and '.join(terms)}]" if terms else ""
 
 
 def _uses_cards(setup: Setup) -> bool:
@@ -127,7 +150,7 @@ class Duel:
                  "resolutions")
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
-                 library: dict[str, CardSpec] | None = None, **overrides: object) -> None:
+                 library: Mapping[str, CardSpec] | None = None, **overrides: object) -> None:
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -302,8 +325,13 @@ class Duel:
         named without it).
 
         Raises :class:`~ygo_fsm.errors.IllegalActionError` naming the state, the action and
-        the legal actions when it is not legal; the duel is then left exactly as it was.
+        the legal actions when it is not legal, and ``TypeError`` naming what it got when
+        ``action`` is neither an :class:`Action` nor a string; the duel is then left exactly
+        as it was.
         """
+        if not isinstance(action, Action | str):
+            raise TypeError(f"apply() takes an Action or its text (a str), not {type(action).__name__}: "
+                            f"{_short(repr(action))}")
         if isinstance(action, Action):
             name, player, choice = action.name, action.player, action.choice
         else:
@@ -437,7 +465,7 @@ class Duel:
 
     @classmethod
     def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
-               library: dict[str, CardSpec] | None = None) -> Duel:
+               library: Mapping[str, CardSpec] | None = None) -> Duel:
         """The duel that ``setup`` and the actions of ``history`` lead to (each applied in turn)."""
         duel = cls(setup, rulebook=rulebook, library=library)
         for action in history:
@@ -536,7 +564,10 @@ class Duel:
             citation = guard_citation(name)
             return f" ({citation})" if citation else ""
 
-        return ", ".join([f"{g} does not hold{cite(g)}" for g in failed] + [f"{u} holds{cite(u)}" for u in held])
+        scoped = ([f"declared for the {spec.profile} profile only (this duel plays {frame.game.profile.value})"]
+                  if spec.profile is not None and frame.game.profile != spec.profile else [])
+        return ", ".join(scoped + [f"{g} does not hold{cite(g)}" for g in failed]
+                         + [f"{u} holds{cite(u)}" for u in held])
 
     def _declared_elsewhere(self, name: str) -> str:
         """Where an action not offered here is declared, and what would block it there."""
@@ -593,11 +624,18 @@ class Duel:
                      for link in self.game.chain)
 
     def _settle(self) -> None:
-        """Take engine transitions until a player must act or the duel is over."""
+        """Take engine transitions until a player must act or the duel is over; more than
+        :func:`settle_limit` of them in a row raise :class:`EngineError` naming the cycle."""
         rulebook = self.rulebook
         game = self.game
         frames = game.frames
+        limit = settle_limit(rulebook)
+        taken = 0
+        runaway: list[CompiledTransition] = []
         while not game.is_over:
+            taken += 1
+            if taken > limit:
+                self._runaway(runaway, limit)
             frame = frames[-1]
             state = rulebook.state(frame.machine, frame.state)
             if state.terminal:
@@ -609,6 +647,8 @@ class Duel:
                                   f"{', '.join(t.spec.id for t in enabled)} are enabled together "
                                   "with no declared precedence")
             if enabled:
+                if taken > limit:
+                    runaway.append(enabled[0])
                 self._take(len(frames) - 1, enabled[0], actor="engine")
                 continue
             if state.final and len(frames) > 1:
@@ -619,11 +659,31 @@ class Duel:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
                                       f"enabled in {parent.machine}.{parent.state}")
+                if taken > limit:
+                    runaway.append(done[0])
                 self._take(len(frames) - 1, done[0], actor="engine")
                 continue
             if not self._options():
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
             return
+
+    def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
+        """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
+        window = 2 * sum(len(spec.transitions) for spec in self.rulebook.specs.values()) + 2
+        if len(taken) < window:
+            return
+        machine_ids = {id(machine): machine_id for machine_id, machine in self.rulebook.machines.items()}
+        names = [f"{machine_ids[id(t.machine)]}.{t.spec.id}" for t in taken]
+        period = next((p for p in range(1, len(names) // 2 + 1)
+                       if all(names[i] == names[i - p] for i in range(p, len(names)))), None)
+        if period is None:
+            count, what = 8, "without repeating; the last ones"
+        else:
+            count, what = period, "going round the cycle"
+        cycle = " → ".join(f"{name}{_guard_text(t.spec)}" for name, t in zip(names[-count:], taken[-count:],
+                                                                                strict=True))
+        raise EngineError(f"{self.state}: more than {limit} engine transitions in a row with no player acting "
+                          f"(the settle limit), {what}: {cycle}")
 
     def __repr__(self) -> str:
         status = f"over, winner {self.winner}" if self.is_over else f"priority {self.priority}"

@@ -27,19 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import legality
+from . import durations, legality, subjects, targeting
 from .cards import (
+    DURATION_PHASE,
+    ENDING_BY_THEMSELVES,
     SPELL_KINDS,
     TRAP_KINDS,
+    CardType,
+    Duration,
     EffectKind,
     EffectSpec,
-    Event,
     Location,
     Op,
     Phase,
     Target,
+    Timing,
 )
-from .game import FIELD_ZONES, Zone, other_player
+from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState
 
@@ -54,6 +58,10 @@ def move(game: GameState, card: CardInstance, to: Zone, *, player: str | None = 
     if where is not None:
         game.players[where[0]].zone_list(where[1]).remove(card)
         player = player or (where[0] if to is not Zone.graveyard else card.owner)
+    if where is not None and where[1] is Zone.monster and to is not Zone.monster:
+        card.leave_field()  # banished, returned …: it is no longer that monster
+    if to is Zone.monster and (where is None or where[1] is not Zone.monster):
+        card.arrive()
     game.players[player or card.owner].zone_list(to).append(card)
 
 
@@ -98,14 +106,23 @@ def activation_limit(game: GameState) -> ActivationLimit | None:
     return None
 
 
+_DAMAGE_STEP_TIMINGS = frozenset({Timing.damage_step, Timing.start_of_damage_step, Timing.before_damage_calculation,
+                                  Timing.damage_calculation, Timing.after_damage_calculation,
+                                  Timing.end_of_damage_step})
+
+
 def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
     """004 伤害步骤: only counter traps, effects that negate an activation, ATK/DEF changes (up to
     before damage calculation), mandatory effects, flip effects and the triggers of a monster's
-    own summon or destruction may be activated; the states of ``damage_step`` declare which limit
-    holds (``activation_limit:``)."""
+    own summon or destruction may be activated — and effects whose text names a point of the Damage
+    Step (``during: [damage_calculation]``: "Effects whose activation condition is specific to the
+    Damage Step", Konami's Damage Step rules, yugioh-card.com/eu/play/damage-step-rules); the states
+    of ``damage_step`` declare which limit holds (``activation_limit:``)."""
     limit = activation_limit(game)
     if limit is None:
         return True
+    if set(effect.conditions.during) & _DAMAGE_STEP_TIMINGS:
+        return True  # its text names a point of the Damage Step (Konami, Damage Step rules)
     ops = {operation.op for operation in effect.resolution}
     if Op.modify_atk in ops:
         return limit is ActivationLimit.damage_step
@@ -155,15 +172,17 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False
     if conditions.main_phase and not in_main_phase(game):
         return False
+    if not _vocabulary_conditions_hold(game, controller, card, effect):
+        return False
     is_set = zone in _SET_ZONES and not card.face_up
     if is_set and card.set_turn >= game.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
         return False  # a quick-play spell from the hand only in its controller's own turn
-    if effect.once_per_turn and (card.uid, effect_index(card, effect), game.turn) in game.used_once:
+    if effect.once_per_turn and (once_key(zone, card), effect_index(card, effect), game.turn) in game.used_once:
         return False
-    if effect.once_per_turn_by_name and (name_use_key(card), effect_index(card, effect), game.turn) in game.used_once:
-        return False  # another copy of the card used it this turn
+    if effect.once_per_turn_name and (name_key(card), effect_index(card, effect), game.turn) in game.used_once:
+        return False  # another copy of the card used it this turn (PR17, once per turn by card name)
     # the cost, a zone for the card, what the resolution needs: one check (ygo_fsm.legality)
     return not (effect.starts_chain_link and legality.refusals(game, controller, zone, card, effect))
 
@@ -184,18 +203,68 @@ def activation_refusals(game: GameState, controller: str, uid: str, index: int =
     return reasons
 
 
-def name_use_key(card: CardInstance) -> str:
-    """How ``used_once`` records an effect limited by card name: ``name:<card id>``."""
-    return f"name:{card.card.id if card.card is not None else card.uid}"
+def name_key(card: CardInstance) -> str:
+    """How once-per-turn-per-name marks name a card: every copy shares it."""
+    return f"name:{card.card.id if card.card is not None else card.name}"
+
+
+def once_key(zone: Zone, card: CardInstance) -> str:
+    """What once-per-turn bookkeeping is tied to: a monster on the field by its field identity (a
+    monster that left the field and came back is a new monster: 004 ●…也视为怪兽数量发生变化),
+    any other card by its uid."""
+    return card.identity if zone is Zone.monster else card.uid
+
+
+def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> bool:
+    """The conditions on the phase or step, the attack, the field and LP of the vocabulary
+    (:class:`~ygo_fsm.cards.Conditions`); whether its cost can be paid is
+    :func:`ygo_fsm.legality.cost_refusals`."""
+    conditions = effect.conditions
+    state = game.players[controller]
+    if conditions.during and not any(frame.state in conditions.during for frame in game.frames):
+        return False
+    if conditions.attacked_this_turn and card.attacked_turn != game.turn:
+        return False
+    if conditions.attack_is_direct and not (game.attack is not None and game.attack.direct):
+        return False
+    if conditions.controls_no_monster and state.monsters:
+        return False
+    if conditions.lp_at_least is not None and state.lp < conditions.lp_at_least:
+        return False
+    return not (conditions.opponent_lp_at_most is not None
+                and game.players[other_player(controller)].lp > conditions.opponent_lp_at_most)
 
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:
     return card.card.effects.index(effect) if card.card is not None else 0
 
 
+def destruction_determined(game: GameState, card: CardInstance) -> bool:
+    """``card`` was determined to be destroyed by the battle in progress and is still on the field
+    until the end of the Damage Step: its continuous effects no longer apply and it cannot be
+    targeted by effects (004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用。
+    而且确定破坏的怪兽，直到该伤害步骤结束、被送去墓地时不能成为效果的对象)."""
+    attack = game.attack
+    return (attack is not None and attack.outcome == "fought" and card.uid in attack.destroyed
+            and card.identity in (attack.attacker_identity, attack.target_identity))
+
+
 def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
     """The target options of an effect (``[None]`` when it takes none): the cards that fit it
-    (:func:`ygo_fsm.legality.target_fits`)."""
+    (:func:`ygo_fsm.legality.target_fits`); a monster determined to be destroyed by battle is not
+    one (004)."""
+    options = _target_options(game, controller, card, effect)
+    if game.attack is None or not game.attack.destroyed:
+        return options
+    return [uid for uid in options if uid is None or not _determined(game, uid)]
+
+
+def _determined(game: GameState, uid: str) -> bool:
+    found = find(game, uid)
+    return found is not None and found[1] is Zone.monster and destruction_determined(game, found[2])
+
+
+def _target_options(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
     if effect.target is Target.none:
         return [None]
     candidates = _target_candidates(game, controller, card, effect)
@@ -216,8 +285,11 @@ def _target_candidates(game: GameState, controller: str, card: CardInstance, eff
     if target is Target.any_monster:
         return [m.uid for p in (controller, opponent) for m in game.players[p].monsters if m is not card
                 or not effect.cost.tribute_self]
-    return [c.uid for p in (controller, opponent) for c in (*game.players[p].spell_traps, *game.players[p].field_spells)
-            if c is not card]
+    if target is Target.spell_trap:
+        return [c.uid for p in (controller, opponent)
+                for c in (*game.players[p].spell_traps, *game.players[p].field_spells) if c is not card]
+    return targeting.options(game, controller, card, effect,
+                             subjects.event_card(effect, controller, card, subjects.occurrences_now(game)))
 
 
 def choice_key(card: CardInstance, index: int, target: str | None) -> str:
@@ -241,9 +313,12 @@ def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target
 
 
 def effects_of(game: GameState, player: str) -> Iterator[tuple[Zone, CardInstance, int, EffectSpec]]:
+    negated = {e.uid for e in game.expiring if e.kind == "negated"}
     for zone, card in game.players[player].all_cards():
         if card.card is None:
             continue
+        if card.uid in negated and zone is Zone.monster and card.card.type is CardType.monster:
+            continue  # its effects are negated (negate_effects … until)
         for index, effect in enumerate(card.card.effects):
             yield zone, card, index, effect
 
@@ -289,8 +364,13 @@ def _in_open_state(game: GameState) -> bool:
 
 def expiring_now(game: GameState, player: str) -> list[tuple[int, Expiry]]:
     """``player``'s 『…为止』 effects that end in the phase whose open game state the duel is in."""
+    # under modern those 004 names end by themselves where it says: nobody ends them
+    by_themselves = PROFILE_RULES[game.profile].durations_end_by_themselves
     return [(number, expiry) for number, expiry in enumerate(game.expiring)
-            if expiry.controller == player and in_phase_open_state(game, Phase(expiry.phase))]
+            if expiry.controller == player and Duration(expiry.phase) in DURATION_PHASE
+            and not (by_themselves and Duration(expiry.phase) in ENDING_BY_THEMSELVES)
+            and durations.due(game, expiry) and durations.still_applies(game, expiry)
+            and in_phase_open_state(game, DURATION_PHASE[Duration(expiry.phase)])]
 
 
 def phase_processing(game: GameState, player: str) -> list[Choice]:
@@ -348,26 +428,17 @@ def is_phase_choice(game: GameState, key: str) -> bool:
     return found is not None and found[2].card is not None and found[2].card.effects[index].phase is not None
 
 
-def _events_now(game: GameState) -> set[Event]:
-    """What a response may answer: the newest link's activation (and what its cost did), and the
-    events that opened the current window."""
-    kinds = set(game.chain[-1].events) if game.chain else set()
-    if game.window is not None:
-        kinds |= game.window.event_kinds
-    return kinds
-
-
 def chain_responses(game: GameState, player: str) -> list[Choice]:
     """Effects ``player`` may chain to the newest link (spell speed 2+, not below it)."""
     if not game.chain:
         return []
     floor = max(2, game.chain[-1].spell_speed)
-    events = _events_now(game)
+    happened = subjects.occurrences_now(game)
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
         for zone, card, index, effect in effects_of(game, player):
             if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
-                    or (effect.events and not set(effect.events) & events)
+                    or (effect.events and not any(subjects.answers(effect, player, card, o) for o in happened))
                     or not damage_step_allows(game, effect)):
                 continue
             if conditions_hold(game, player, zone, card, effect):
@@ -375,11 +446,12 @@ def chain_responses(game: GameState, player: str) -> list[Choice]:
     return _choices(game, player, candidates())
 
 
-def window_chain1(game: GameState, player: str) -> list[Choice]:
+def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> list[Choice]:
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
-    effect where allowed, then spell speed 2+ (no-timing cards not in restricted windows)."""
+    effect where allowed (only with ``ignition``), then spell speed 2+ (no-timing cards not in
+    restricted windows)."""
     window = game.window
-    events = window.event_kinds if window is not None else set()
+    happened = window.events if window is not None else []
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
         for zone, card, index, effect in effects_of(game, player):
@@ -387,9 +459,10 @@ def window_chain1(game: GameState, player: str) -> list[Choice]:
                     or not damage_step_allows(game, effect)):
                 continue
             if effect.kind is EffectKind.ignition:
-                allowed = window is not None and window.ignition_allowed and player == game.turn_player
+                allowed = (ignition and window is not None and window.ignition_allowed
+                           and player == game.turn_player)
             elif effect.spell_speed >= 2:
-                allowed = (bool(set(effect.events) & events) if effect.events
+                allowed = (any(subjects.answers(effect, player, card, o) for o in happened) if effect.events
                            else not (window is not None and window.restricted))
             else:
                 allowed = False
@@ -404,7 +477,7 @@ def special_summons_forbidden(game: GameState) -> str:
     for player in (game.turn_player, game.opponent):
         for zone, card, _, effect in effects_of(game, player):
             if (effect.forbids == "special_summon" and zone in FIELD_ZONES
-                    and card.face_up):
+                    and card.face_up and not destruction_determined(game, card)):
                 return card.name
     return ""
 

@@ -40,6 +40,20 @@ Priority and passing
     or step ends (004 ●每个阶段或步骤…). A fresh ``priority`` frame always starts with the
     turn player.
 
+Rule profiles
+    A duel follows one profile. ``ocg2008`` plays seeds 000–003 literally, worked examples
+    included. ``modern`` plays seed 004 and, where 004 is silent, the current official rules
+    (OCG Perfect Rulebook 2017, Rulebook v10, the Fast Effect Timing chart). Where they differ,
+    the machines say so: a transition with ``profile:`` is enabled only in a duel of that
+    profile (one transition per side, each citing its clause), or a guard reads the profile.
+    Under ``modern``: after an attack declaration (or a replay's new target, or a chain in the
+    Battle Step) both players passing once leads to the Damage Step, where ``ocg2008`` keeps
+    000's step-4 window and step-5 priority; an ignition effect needs the open game state, where
+    ``ocg2008`` lets it start CHAIN1 in a Main Phase window (000 priority list 5; 001 例1/例2);
+    『直到战斗阶段结束时』 and 『直到回合游戏结束时』 effects end by themselves (at the end of the End
+    Step; after the hand size adjustment), where under ``ocg2008`` their controller ends them in
+    that phase's open game state.
+
 Ties and errors
     Two enabled transitions for the same event in the same frame, or two enabled engine
     transitions at once, have no declared precedence: the engine raises
@@ -63,6 +77,7 @@ from typing import Any
 from transitions import Event, EventData, Machine, State, Transition
 
 from .cards import Phase
+from .game import Profile
 from .loader import load_machines
 from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, MachineSpec, StateSpec, TransitionSpec
@@ -107,7 +122,10 @@ class CompiledTransition:
     event: Event
 
     def enabled(self, frame: Frame) -> bool:
-        """Every guard holds and no ``unless`` guard holds."""
+        """The duel plays the transition's profile (if it has one), every guard holds and no
+        ``unless`` guard holds."""
+        if self.spec.profile is not None and frame.game.profile != self.spec.profile:
+            return False
         for check in self.guards:
             if not check(frame):
                 return False
@@ -162,7 +180,9 @@ class Rulebook:
     def load(cls, directory: Path | None = None) -> Rulebook:
         """Load, validate and build the machines in ``directory`` (default: the shipped ones)."""
         return cls(load_machines(directory, guards=GUARDS, callbacks=CALLBACKS, choosers=CHOOSERS,
-                                 phases=[phase.value for phase in Phase]))
+                                 phases=[phase.value for phase in Phase],
+                                 profiles=[profile.value for profile in Profile], required=("turn",),
+                                 require_guard_sentences=True))
 
     def _build(self, spec: MachineSpec) -> None:
         machine = DeclaredMachine(

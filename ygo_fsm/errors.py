@@ -57,7 +57,9 @@ class EngineError(YgoFsmError, RuntimeError):
     """The declared machines leave the engine with no defined next step.
 
     Raised when two engine transitions are enabled at once with no declared precedence,
-    or when a state that is not final offers no action and no engine transition.
+    when a state that is not final offers no action and no engine transition, or when the
+    engine takes more transitions in a row than the settle limit (naming the cycle it repeats;
+    :func:`ygo_fsm.duel.settle_limit`).
     """
 
 

@@ -8,7 +8,20 @@ from .cards import Event
 from .state import GameState, Occurrence
 
 
-def emit(game: GameState, event: Event, player: str, uid: str | None = None) -> None:
-    game.events.append(Occurrence(event, player, uid))
+def emit(game: GameState, event: Event, player: str, uid: str | None = None, *, cause: str = "", by: str = "",
+         origin: str = "", together: bool = False) -> None:
+    """Record an occurrence (``cause``, ``by``, ``origin``: see
+    :class:`~ygo_fsm.state.Occurrence`); ``together``: at the same time as the one recorded just
+    before."""
+    game.events.append(Occurrence(event, player, uid, cause=cause, by=by, origin=origin,
+                                  together=together and bool(game.events)))
 
 
+def last_happened(occurrences: list[Occurrence]) -> list[Occurrence]:
+    """The last thing to happen: the final occurrence and those simultaneous with it."""
+    group: list[Occurrence] = []
+    for occurrence in reversed(occurrences):
+        group.append(occurrence)
+        if not occurrence.together:
+            break
+    return group

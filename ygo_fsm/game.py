@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -23,10 +24,12 @@ class Profile(str, Enum):
     """Rule profile: which era's rules a duel follows (DESIGN.md "Rule profiles")."""
 
     modern = "modern"
-    """004: the first player neither draws nor conducts a Battle Phase on turn 1."""
+    """004 and, where 004 is silent, the current official rules (PR17, Rulebook v10, the Fast
+    Effect Timing chart): e.g. the first player neither draws nor conducts a Battle Phase on
+    turn 1."""
     ocg2008 = "ocg2008"
-    """000/001/002/003: the first player draws and may enter the Battle Phase on turn 1, but
-    cannot attack."""
+    """000/001/002/003 literally, worked examples included: e.g. the first player draws and may
+    enter the Battle Phase on turn 1, but cannot attack."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,10 @@ class ProfileRules:
     first_turn_battle_phase: bool
     first_turn_attacks: bool
     replay_may_stop_attack: bool
+    durations_end_by_themselves: bool
+    """『直到战斗阶段结束时』 / 『直到回合游戏结束时』 effects end at the point the rule names, nobody
+    choosing to end them (modern: 004); otherwise their controller ends them in the open game state
+    of that phase (ocg2008: 000 ●バトルフェイズ【４】, ●エンドフェイズ【２】)."""
     citation: str
 
 
@@ -46,15 +53,21 @@ PROFILE_RULES: dict[Profile, ProfileRules] = {
         first_turn_battle_phase=False,
         first_turn_attacks=False,
         replay_may_stop_attack=True,
+        durations_end_by_themselves=True,
         citation="004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡; ●先攻第1回合游戏玩家不能进行战斗阶段; "
-                 "●重新选择攻击对象时可以不选择任何怪兽而停止攻击",
+                 "●重新选择攻击对象时可以不选择任何怪兽而停止攻击; "
+                 "●『直到战斗阶段结束时』…直到双方玩家互相放弃发动卡的优先权且全部的卡的处理终了时适用; "
+                 "●记载了『直到回合游戏结束时』的效果…手卡调整结束全部的卡的处理终了时为止适用",
     ),
     Profile.ocg2008: ProfileRules(
         first_turn_draw=True,
         first_turn_battle_phase=True,
         first_turn_attacks=False,
         replay_may_stop_attack=False,
-        citation="002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能）",
+        durations_end_by_themselves=False,
+        citation="002 【※下一个阶段的选择】◇先攻的第一回合战斗阶段攻击不可。（进入战斗阶段可能）; "
+                 "000 ●バトルフェイズ【４】·『战斗流程结束为止～』的效果结束; "
+                 "●エンドフェイズ【２】·『回合结束为止～』的效果结束（不进入连锁）",
     ),
 }
 
@@ -118,6 +131,22 @@ class Position(str, Enum):
     defence = "defence"
 
 
+MAX_LP = 1_000_000
+"""The most LP a setup may give a player (a duel starts at 8000)."""
+MAX_CARDS = 100
+"""The most cards a setup may count in one player's hand, deck or graveyard (a player owns at
+most 90: a Main Deck of 60, an Extra Deck and a Side Deck of 15 each)."""
+MAX_NAMED_CARDS = 12
+"""The most library cards a setup may place for one player: at the hand-size adjustment every
+set of named cards in hand may be an option (000 ●エンドフェイズ【３】), 2**12 at most."""
+MAX_TURN = 1000
+"""The highest turn number a setup may name (starting turn, ``set_turn``, ``effects_on_turn``)."""
+MAX_STAT = 1_000_000
+"""The highest ATK or DEF a setup may give a monster."""
+MAX_TURN_EFFECTS = 20
+"""The most turn effects a setup may list for one turn."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -126,8 +155,8 @@ class Monster(_Model):
     """A monster on the field."""
 
     name: str = Field(min_length=1)
-    atk: int = Field(default=0, ge=0)
-    defence: int = Field(default=0, ge=0, alias="def")
+    atk: int = Field(default=0, ge=0, le=MAX_STAT)
+    defence: int = Field(default=0, ge=0, le=MAX_STAT, alias="def")
     level: int = Field(default=4, ge=0, le=12)
     position: Position = Position.attack
     face_up: bool = True
@@ -172,21 +201,23 @@ class CardPlacement(_Model):
     face_up: bool | None = None
     """Default: face-up for monsters, Set (face-down) for spells and traps in the spell/trap zone."""
     position: Position = Position.attack
-    set_turn: int | None = Field(default=None, ge=0)
+    set_turn: int | None = Field(default=None, ge=0, le=MAX_TURN)
     """The turn a Set card was Set (default: before the starting turn)."""
     destroyed_this_turn: bool = False
 
 
 class PlayerSetup(_Model):
     """One player's starting counts and cards. ``hand``, ``deck`` and ``graveyard`` count the
-    cards no action names; named cards go in ``cards``."""
+    cards no action names; named cards go in ``cards``. Every count is bounded (:data:`MAX_LP`,
+    :data:`MAX_CARDS`, :data:`MAX_NAMED_CARDS`) so that no setup makes the engine loop or
+    allocate without limit."""
 
-    lp: int = Field(default=8000, ge=1)
-    hand: int = Field(default=5, ge=0)
-    deck: int = Field(default=35, ge=0)
-    graveyard: int = Field(default=0, ge=0)
+    lp: int = Field(default=8000, ge=1, le=MAX_LP)
+    hand: int = Field(default=5, ge=0, le=MAX_CARDS)
+    deck: int = Field(default=35, ge=0, le=MAX_CARDS)
+    graveyard: int = Field(default=0, ge=0, le=MAX_CARDS)
     monsters: list[Monster] = Field(default_factory=list, max_length=5)
-    cards: list[CardPlacement] = Field(default_factory=list)
+    cards: list[CardPlacement] = Field(default_factory=list, max_length=MAX_NAMED_CARDS)
     hand_limit: HandLimitEffect | None = None
 
 
@@ -194,14 +225,16 @@ class Setup(_Model):
     """Where a duel starts: profile, turn, turn player, phase, and each player's state."""
 
     profile: Profile = Profile.modern
-    turn: int = Field(default=1, ge=1)
+    turn: int = Field(default=1, ge=1, le=MAX_TURN)
     turn_player: str = "A"
     phase: str = "turn_start"
     """A state of the ``turn`` machine (``turn_start``, ``draw_phase``, ``main_phase_1`` …)."""
     players: dict[str, PlayerSetup] = Field(default_factory=dict)
-    effects: list[TurnEffect] = Field(default_factory=list)
+    effects: list[TurnEffect] = Field(default_factory=list, max_length=MAX_TURN_EFFECTS)
     """Turn effects applying to the starting turn."""
-    effects_on_turn: dict[int, list[TurnEffect]] = Field(default_factory=dict)
+    effects_on_turn: dict[
+        Annotated[int, Field(ge=1, le=MAX_TURN)], Annotated[list[TurnEffect], Field(max_length=MAX_TURN_EFFECTS)]
+    ] = Field(default_factory=dict)
     """Turn effects applying to later turns, by turn number."""
 
     @field_validator("turn_player")

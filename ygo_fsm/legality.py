@@ -40,7 +40,7 @@ _NEED_RULE = "PR17 pp.133–134 (what the resolution does must be possible at ac
 TARGET_RULE = "PR17 pp.133–134 (a targeting effect needs a target that fits)"
 _ZONE_RULE = "002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里"
 
-_ON_FIELD_KINDS = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
+ON_FIELD_KINDS = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
                    EffectKind.equip_spell)
 """Card activations whose card stays on the field: their resolution needs the card there."""
 
@@ -80,10 +80,18 @@ def _requirements(effect: EffectSpec) -> tuple[Need, ...]:
                 if not frees_zone:
                     implied.append(Need(what="free_monster_zone"))
                 source = _SOURCE_NEEDS.get(op.from_)
-                if op.what != "self" and source is not None:
+                if op.what not in _OPERANDS and source is not None:
                     implied.append(Need(what=source, card=op.what))
+            elif op.op is Op.search:
+                implied.append(Need(what="card_in_deck", card=op.what))
+            elif op.op is Op.token:
+                who = _who(op.to) if "to" in op.model_fields_set else "controller"  # tokens: own field by default
+                implied.append(Need(what="free_monster_zone", amount=op.amount or 1, who=who))
     return (*effect.needs, *implied)
 
+
+_OPERANDS = ("self", "target", "event_card", "attacker")
+"""Special summons of a card the effect names otherwise than by what it is (no deck/hand/graveyard need)."""
 
 _SOURCE_NEEDS: dict[str, Literal["card_in_deck", "card_in_hand", "card_in_graveyard"]] = {
     "deck": "card_in_deck", "hand": "card_in_hand", "graveyard": "card_in_graveyard"}
@@ -104,12 +112,14 @@ def _players(game: GameState, controller: str, who: str) -> list[str]:
     return [controller, other_player(controller)]
 
 
-def _matches(card: CardInstance, what: str) -> bool:
+def matches(card: CardInstance, what: str) -> bool:
+    """Whether ``card`` is what an operation or need names: ``monster``/``spell``/``trap``, a
+    card id, a race or ``level_N``."""
     spec = card.card
     if spec is None:
         return False
-    if what == "monster":
-        return spec.type is CardType.monster
+    if what in ("monster", "spell", "trap"):
+        return spec.type.value == what
     if what.startswith("level_"):
         return spec.type is CardType.monster and card.level == int(what.removeprefix("level_"))
     return spec.id == what or card.race == what
@@ -129,7 +139,7 @@ def _need_met(game: GameState, controller: str, card: CardInstance, need: Need) 
     if need.what == "face_up_target":
         return True  # a property of each target: see target_fits
     zone = {"card_in_deck": "deck_cards", "card_in_hand": "hand_cards", "card_in_graveyard": "graveyard_cards"}
-    return test(sum(1 for c in getattr(game.players[p], zone[need.what]) if c is not card and _matches(c, need.card))
+    return test(sum(1 for c in getattr(game.players[p], zone[need.what]) if c is not card and matches(c, need.card))
                 >= need.amount for p in players)
 
 
@@ -157,6 +167,16 @@ def cost_refusals(game: GameState, controller: str, card: CardInstance, effect: 
         found.append(Refusal("cost_tribute_self", "这张卡不在怪兽区域，不能做祭品", _COST_RULE))
     if cost.tribute_other and len([m for m in state.monsters if m is not card]) < cost.tribute_other:
         found.append(Refusal("cost_tribute", f"没有{cost.tribute_other}只可以做祭品的其他怪兽", _COST_RULE))
+    if cost.tribute_named and len([m for m in state.monsters if m is not card and m.card is not None
+                                   and m.card.id == cost.tribute_named]) < max(1, cost.tribute_other):
+        found.append(Refusal("cost_tribute", f"没有可以做祭品的「{cost.tribute_named}」", _COST_RULE))
+    if cost.discard and state.hand - (1 if card in state.hand_cards else 0) < cost.discard:
+        found.append(Refusal("cost_discard", f"没有{cost.discard}张可以丢弃的手卡", _COST_RULE))
+    banishable = [c for c in state.graveyard_cards if c is not card]
+    if cost.banish_from_graveyard and len(banishable) < cost.banish_from_graveyard:
+        found.append(Refusal("cost_banish", f"墓地没有{cost.banish_from_graveyard}张可以除外的卡", _COST_RULE))
+    if cost.send_own_monster and len([m for m in state.monsters if m is not card]) < cost.send_own_monster:
+        found.append(Refusal("cost_send", f"没有{cost.send_own_monster}只可以送去墓地的其他怪兽", _COST_RULE))
     return found
 
 
@@ -194,7 +214,7 @@ def needs_card_on_field(card: CardInstance, effect: EffectSpec, card_activation:
     if spec is None or spec.type is CardType.monster:
         return False
     if card_activation:
-        return effect.kind in _ON_FIELD_KINDS
+        return effect.kind in ON_FIELD_KINDS
     return effect.location is Location.field
 
 

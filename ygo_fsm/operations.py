@@ -9,11 +9,14 @@ operation that did something.
 
 from __future__ import annotations
 
-from .cards import RESOLUTIONS, CardSpec, EffectKind, Event, Op, Operation
+from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op, Operation
+from .durations import lasting
 from .effects import find, move, player_text, special_summons_forbidden
 from .events import emit
 from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player
+from .legality import matches
 from .state import CardInstance, Expiry, GameState, Link, PlayerState
+from .targeting import operands
 
 _SKIPS = {"draw_phase": TurnEffect.skip_draw_phase, "standby_phase": TurnEffect.skip_standby_phase,
           "main_phase_1": TurnEffect.skip_main_phase_1, "battle_phase": TurnEffect.skip_battle_phase}
@@ -28,9 +31,25 @@ def _player_for(game: GameState, link: Link, who: str) -> str:
     return other_player(link.controller)
 
 
-def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool) -> None:
+ORIGINS = {Zone.hand: "hand", Zone.monster: "field", Zone.spell_trap: "field", Zone.field_zone: "field",
+           Zone.deck: "deck", Zone.graveyard: "graveyard", Zone.banished: "banished"}
+"""The :class:`~ygo_fsm.cards.Origin` of a card leaving each zone."""
+
+
+def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause: str = "", by: str = "",
+                 resolved: bool = False, together: bool = False) -> None:
+    """Send ``card`` to its owner's graveyard (``cause``: ``battle``, ``effect`` (``by`` whose
+    effect), ``cost``). A spell or trap card that goes there because its activation resolved
+    (``resolved``) is not an event: it does not make a "when" trigger miss its timing.
+    ``together``: at the same time as what was recorded just before (several monsters destroyed
+    by one effect); its events (sent, destroyed, a monster sent) are one thing happening
+    (PR17 missing the timing)."""
     where = find(game, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
+    if where is not None and card.card is not None and not resolved:
+        emit(game, Event.sent_to_graveyard, where[0], card.uid, cause=cause, by=by,
+             origin=ORIGINS.get(where[1], ""), together=together)
+        together = True
     if destroyed:
         card.destroyed_turn = game.turn
     card.face_up = True
@@ -44,17 +63,29 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool) -> Non
         move(game, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            emit(game, Event.destroyed, where[0], card.uid)
-        emit(game, Event.monster_sent_to_graveyard, where[0], card.uid)
+            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together)
+            together = True
+        emit(game, Event.monster_sent_to_graveyard, where[0], card.uid, cause=cause, by=by, origin="field",
+             together=together)
 
 
-def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool) -> None:
+def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool,
+            by: str = "", face_down: bool = False) -> None:
+    where = find(game, card.uid)
+    origin = ORIGINS.get(where[1], "") if where is not None else ""
+    again = where is not None and where[1] is Zone.monster
+    if again:
+        card.leave_field()
     move(game, card, Zone.monster, player=player)
-    card.face_up = True
+    if again:
+        card.arrive()  # summoned anew: a new monster (004 ●…也视为怪兽数量发生变化)
+    card.face_up = not face_down
+    if face_down:
+        card.set_turn = game.turn
     card.position = position
     card.summoned_by_own_effect = own_effect
     card.summoned_turn = game.turn
-    emit(game, Event.special_summoned, player, card.uid)
+    emit(game, Event.special_summoned, player, card.uid, cause=Cause.effect.value, by=by, origin=origin)
     game.last_action_summon = True
 
 
@@ -79,8 +110,23 @@ def _amount(game: GameState, op: Operation, link: Link) -> int:
     return op.amount
 
 
+_ON_THIS_CARD = (Op.modify_atk, Op.return_to_hand, Op.banish)
+"""Operations that can act on "this card" (``what: self``)."""
+
+
+def _still_this_card(game: GameState, link: Link, card: CardInstance) -> bool:
+    """A monster activated on the field is still that monster: one that left the field (and perhaps
+    came back) is a new card (004 ●…也视为怪兽数量发生变化)."""
+    if not link.source_identity:
+        return True
+    where = find(game, card.uid)
+    return where is not None and where[1] is Zone.monster and card.identity == link.source_identity
+
+
 def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
     kind = op.op
+    if op.what == "self" and kind in _ON_THIS_CARD and not _still_this_card(game, link, card):
+        return ""
     if kind is Op.damage:
         amount = _amount(game, op, link)
         players = [game.turn_player, game.opponent] if op.to == "both" else [_player_for(game, link, op.to)]
@@ -94,24 +140,20 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         game.players[player].lp += amount
         return f"{player}的基本分恢复{amount}"
     if kind is Op.change_position:
-        changed = []
-        for p in (game.turn_player, game.opponent):
-            for monster in game.players[p].monsters:
-                if monster.face_up:
-                    monster.position = Position.defence if monster.position is Position.attack else Position.attack
-                    shown = "守备" if monster.position is Position.defence else "攻击"
-                    changed.append(f"「{monster.name}」变成{shown}表示")
-        return "，".join(changed)
+        return _change_position(game, op, link, card)
     if kind is Op.draw:
         return _draw(game, op, link)
-    if kind is Op.return_to_hand:
-        card.leave_field()
-        move(game, card, Zone.hand)
-        return f"「{card.name}」回到手卡"
+    if kind in (Op.return_to_hand, Op.return_to_deck):
+        return _return(game, op, link, card)
     if kind is Op.destroy:
         return _destroy(game, op, link, card)
     if kind is Op.send_to_graveyard:
-        return _send_all_but_target(game, link)
+        if op.what == "all_except_target":
+            return _send_all_but_target(game, link)
+        sent = [c for c in operands(game, op, link, card) if _zone(game, c) is not Zone.graveyard]
+        for victim in sent:
+            to_graveyard(game, victim, destroyed=False, cause=Cause.effect.value, by=link.controller)
+        return "".join(f"「{v.name}」" for v in sent) + "送去墓地" if sent else ""
     if kind is Op.special_summon:
         return _special_summon(game, op, link, card)
     if kind is Op.tribute:
@@ -148,21 +190,15 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         halved = found[2]
         before = halved.atk
         halved.atk //= 2
-        if op.until is not None:
-            game.expiring.append(Expiry(op.until.value, link.controller, halved.uid, halved.atk - before, link.name))
+        lasting(game, op, link, halved, "atk", atk=halved.atk - before)
         return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
     if kind is Op.discard:
         player = _player_for(game, link, op.to)
         before = game.players[player].hand
-        discard(game, player, min(op.amount or 1, before))
+        discard(game, player, min(op.amount or 1, before), cause=Cause.effect.value, by=link.controller)
         return f"{player}丢弃{before - game.players[player].hand}张手卡"
     if kind is Op.banish:
-        victim = card.uid if op.what == "self" else link.target
-        found = find(game, victim) if victim else None
-        if found is None or found[1] is Zone.banished:
-            return ""
-        move(game, found[2], Zone.banished, player=found[2].owner)
-        return f"「{found[2].name}」除外"
+        return _banish(game, op, link, card)
     if kind is Op.skip_phase:
         player = _player_for(game, link, op.to)
         next_turn = game.turn + (2 if player == game.turn_player else 1)
@@ -174,18 +210,23 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     if kind is Op.cannot_attack:
         game.add_turn_effect(TurnEffect.cannot_attack)
         return "这个回合怪兽不能攻击"
-    if kind is Op.modify_atk:
-        found = find(game, link.target) if op.what == "target" and link.target else (
-            find(game, game.attack.attacker) if op.what == "attacker" and game.attack else None)
-        modified: CardInstance | None = card if op.what == "self" else (found[2] if found is not None else None)
-        if modified is None:
-            return ""
-        before = modified.atk
-        modified.atk = max(0, modified.atk + op.amount)
-        if op.until is not None:
-            change = modified.atk - before
-            game.expiring.append(Expiry(op.until.value, link.controller, modified.uid, change, link.name))
-        return f"「{modified.name}」的攻击力变成{modified.atk}"
+    if kind in (Op.modify_atk, Op.modify_def):
+        return _modify(game, op, link, card)
+    if kind is Op.take_control:
+        return _take_control(game, op, link, card)
+    if kind is Op.token:
+        return _tokens(game, op, link)
+    if kind is Op.search:
+        return _search(game, op, link)
+    if kind is Op.negate_effects:
+        negated = [c for c in operands(game, op, link, card) if _zone(game, c) is Zone.monster]
+        for monster in negated:
+            lasting(game, op, link, monster, "negated")
+        return "".join(f"「{m.name}」" for m in negated) + "的效果无效" if negated else ""
+    if kind is Op.no_battle_damage:
+        player = _player_for(game, link, op.to if "to" in op.model_fields_set else "controller")
+        game.expiring.append(_player_expiry(game, op, link, player))
+        return f"{player}不受战斗伤害"
     if kind is Op.win:
         game.end_duel(winner=link.controller, reason="effect")
         return f"{link.controller}获得决斗的胜利"
@@ -217,7 +258,9 @@ def _draw(game: GameState, op: Operation, link: Link) -> str:
 
 
 def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
-    if op.what == "all_monsters":
+    if op.what in ("self", "event_card"):
+        victims = [c for c in operands(game, op, link, card) if _zone(game, c) in FIELD_ZONES]
+    elif op.what == "all_monsters":
         victims = [m for p in (game.turn_player, game.opponent) for m in list(game.players[p].monsters)]
     elif op.what == "opponent_attack_position_monsters":
         victims = [m for m in game.players[other_player(link.controller)].monsters if m.position is Position.attack]
@@ -230,8 +273,8 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     else:
         found = find(game, link.target) if link.target else None
         victims = [found[2]] if found is not None and found[1] in FIELD_ZONES else []
-    for victim in victims:
-        to_graveyard(game, victim, destroyed=True)
+    for number, victim in enumerate(victims):  # all at once
+        to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller, together=number > 0)
     if not victims:
         return ""
     if op.what == "all_monsters":
@@ -255,7 +298,7 @@ def _send_all_but_target(game: GameState, link: Link) -> str:
 
 
 def _special_summon(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
-    player = link.controller
+    player = _player_for(game, link, op.to) if "to" in op.model_fields_set else link.controller
     if len(game.players[player].monsters) >= MONSTER_ZONES:
         return ""  # no free monster zone
     forbidding = special_summons_forbidden(game)
@@ -263,30 +306,173 @@ def _special_summon(game: GameState, op: Operation, link: Link, card: CardInstan
         return f"因为「{forbidding}」，不能特殊召唤"
     if op.what == "self":
         summoned = card
+    elif op.what in ("target", "event_card"):
+        chosen = operands(game, op, link, card)
+        if not chosen or chosen[0].card is None or chosen[0].card.type is not CardType.monster:
+            return ""
+        summoned = chosen[0]
     else:
-        sources = {"deck": game.players[player].deck_cards, "graveyard": game.players[player].graveyard_cards}
-        source = sources.get(op.from_, game.players[player].hand_cards)
-        summoned_or_none = next((c for c in source if _matches(c, op.what)), None)
+        sources = {"deck": game.players[link.controller].deck_cards,
+                   "graveyard": game.players[link.controller].graveyard_cards}
+        source = sources.get(op.from_, game.players[link.controller].hand_cards)
+        summoned_or_none = next((c for c in source if matches(c, op.what)), None)
         if summoned_or_none is None:
             return ""
         summoned = summoned_or_none
-    position = Position.defence if op.position == "defence" else Position.attack
+    origin = _zone(game, summoned)
+    position = Position.attack if op.position == "attack" else Position.defence
     if op.amount:
         summoned.atk = summoned.defence = op.amount
-    _summon(game, summoned, player, position, own_effect=op.what == "self")
-    where = {"deck": "卡组", "hand": "手卡", "graveyard": "墓地"}.get(op.from_, "")
-    shown = "守备表示" if position is Position.defence else ""
+    _summon(game, summoned, player, position, own_effect=op.what == "self", by=link.controller,
+            face_down=op.position == "face_down_defence")
+    if op.what in ("target", "event_card"):
+        where = {Zone.deck: "卡组", Zone.hand: "手卡", Zone.graveyard: "墓地", Zone.banished: "除外的"}.get(
+            origin, "") if origin is not None else ""
+    else:
+        where = {"deck": "卡组", "hand": "手卡", "graveyard": "墓地"}.get(op.from_, "")
+    shown = {"defence": "守备表示", "face_down_defence": "里侧守备表示"}.get(op.position, "")
     return f"{player}{where}的「{summoned.name}」{shown}特殊召唤"
 
 
-def _matches(card: CardInstance, what: str) -> bool:
-    if card.card is None:
-        return False
-    if what == "monster":
-        return card.card.type.value == "monster"
-    if what.startswith("level_"):
-        return card.card.type.value == "monster" and card.level == int(what.removeprefix("level_"))
-    return card.card.id == what or card.race == what
+def _zone(game: GameState, card: CardInstance) -> Zone | None:
+    found = find(game, card.uid)
+    return found[1] if found is not None else None
+
+
+def _change_position(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    """Change the battle position of the operands (``all_face_up``: every face-up monster,
+    「重力解除」), or set it to ``position:`` when given (``face_down_defence``: 里侧守备表示)."""
+    if op.what == "all_face_up":
+        monsters = [m for p in (game.turn_player, game.opponent) for m in game.players[p].monsters if m.face_up]
+    else:
+        monsters = [m for m in operands(game, op, link, card) if _zone(game, m) is Zone.monster]
+    changed = []
+    for monster in monsters:
+        if "position" in op.model_fields_set:
+            monster.position = Position.attack if op.position == "attack" else Position.defence
+            monster.face_up = op.position != "face_down_defence"
+        else:
+            monster.position = Position.defence if monster.position is Position.attack else Position.attack
+        shown = "里侧守备" if not monster.face_up else "守备" if monster.position is Position.defence else "攻击"
+        changed.append(f"「{monster.name}」变成{shown}表示")
+        emit(game, Event.position_changed, link.controller, monster.uid, cause=Cause.effect.value, by=link.controller)
+    return "，".join(changed)
+
+
+def _return(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    """Return the operands to their owner's hand (or the top of the deck)."""
+    to_hand = op.op is Op.return_to_hand
+    moved = []
+    for returned in operands(game, op, link, card):
+        where = find(game, returned.uid)
+        if where is None or where[1] is (Zone.hand if to_hand else Zone.deck):
+            continue
+        if where[1] is Zone.monster:
+            returned.leave_field()
+        returned.face_up = True
+        game.players[where[0]].zone_list(where[1]).remove(returned)
+        if returned.card is None:  # a token (or an unnamed monster) that leaves the field is gone
+            moved.append(returned.name)
+            continue
+        owner = game.players[returned.owner]
+        if to_hand:
+            owner.hand_cards.append(returned)
+            emit(game, Event.returned_to_hand, where[0], returned.uid, cause=Cause.effect.value,
+                      by=link.controller, origin=ORIGINS.get(where[1], ""))
+        else:
+            owner.deck_cards.insert(0, returned)
+        moved.append(returned.name)
+    if not moved:
+        return ""
+    return "".join(f"「{n}」" for n in moved) + ("回到手卡" if to_hand else "回到卡组")
+
+
+def _banish(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    banished = []
+    for victim in operands(game, op, link, card):
+        where = find(game, victim.uid)
+        if where is None or where[1] is Zone.banished:
+            continue
+        if where[1] is Zone.monster:
+            victim.leave_field()
+        victim.face_up = True
+        move(game, victim, Zone.banished, player=victim.owner)
+        emit(game, Event.banished, where[0], victim.uid, cause=Cause.effect.value, by=link.controller,
+                  origin=ORIGINS.get(where[1], ""))
+        if where[1] is Zone.monster:
+            lasting(game, op, link, victim, "banished")
+        banished.append(victim.name)
+    return "".join(f"「{n}」" for n in banished) + "除外" if banished else ""
+
+
+def _modify(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    changed = []
+    for modified in operands(game, op, link, card):
+        if _zone(game, modified) is not Zone.monster:
+            continue
+        if op.op is Op.modify_atk:
+            before = modified.atk
+            modified.atk = max(0, modified.atk + op.amount)
+            lasting(game, op, link, modified, "atk", atk=modified.atk - before)
+            changed.append(f"「{modified.name}」的攻击力变成{modified.atk}")
+        else:
+            before = modified.defence
+            modified.defence = max(0, modified.defence + op.amount)
+            lasting(game, op, link, modified, "atk", defence=modified.defence - before)
+            changed.append(f"「{modified.name}」的守备力变成{modified.defence}")
+    return "，".join(changed)
+
+
+def _take_control(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    taker = link.controller
+    taken = []
+    for monster in operands(game, op, link, card):
+        where = find(game, monster.uid)
+        if where is None or where[1] is not Zone.monster or where[0] == taker:
+            continue
+        if len(game.players[taker].monsters) >= MONSTER_ZONES:
+            break
+        game.players[where[0]].monsters.remove(monster)
+        game.players[taker].monsters.append(monster)
+        lasting(game, op, link, monster, "control")
+        taken.append(monster.name)
+    return "".join(f"「{n}」" for n in taken) + f"的控制权转移给{taker}" if taken else ""
+
+
+def _tokens(game: GameState, op: Operation, link: Link) -> str:
+    """Special summon ``amount`` tokens (monsters that exist only on the field)."""
+    player = _player_for(game, link, op.to) if "to" in op.model_fields_set else link.controller
+    state = game.players[player]
+    made = 0
+    for _ in range(op.amount or 1):
+        if len(state.monsters) >= MONSTER_ZONES or special_summons_forbidden(game):
+            break
+        uid = f"{link.uid}_token_{sum(1 for m in state.monsters if '_token_' in m.uid) + made + 1}"
+        token = CardInstance(uid, player, name=op.name or "衍生物", atk=op.atk, defence=op.defence,
+                             position=Position.attack if op.position == "attack" else Position.defence)
+        token.summoned_turn = game.turn
+        state.monsters.append(token)
+        emit(game, Event.special_summoned, player, uid, cause=Cause.effect.value, by=link.controller)
+        game.last_action_summon = True
+        made += 1
+    return f"{player}的场上特殊召唤{made}只「{op.name or '衍生物'}」" if made else ""
+
+
+def _search(game: GameState, op: Operation, link: Link) -> str:
+    """A card matching ``what`` from the controller's deck to the hand: not a draw."""
+    state = game.players[link.controller]
+    found = next((c for c in state.deck_cards if matches(c, op.what)), None)
+    if found is None:
+        return ""
+    state.deck_cards.remove(found)
+    state.hand_cards.append(found)
+    return f"{link.controller}从卡组把「{found.name}」加入手卡"
+
+
+def _player_expiry(game: GameState, op: Operation, link: Link, player: str) -> Expiry:
+    until = op.until.value if op.until is not None else "end_of_turn"
+    return Expiry(until, link.controller, player, 0, link.name, kind="no_battle_damage",
+                  turn=game.turn + op.turns if op.turns else 0)
 
 
 def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
@@ -296,8 +482,8 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
     negated.negated = True
     negated.negation = "activation"
     found = find(game, negated.uid)
-    if found is not None and op.destroy and found[1] in (Zone.spell_trap, Zone.field_zone):
-        to_graveyard(game, found[2], destroyed=True)
+    if found is not None and op.destroy and found[1] in (Zone.spell_trap, Zone.field_zone, Zone.monster):
+        to_graveyard(game, found[2], destroyed=True, cause=Cause.effect.value, by=link.controller)
     own = find(game, link.uid)
     spec: CardSpec | None = own[2].card if own is not None else None
     if (spec is not None and spec.effects[link.effect].kind is EffectKind.counter_trap
@@ -361,21 +547,28 @@ def draw_card(game: GameState, player: str) -> int:
     return 1
 
 
-def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...] = ()) -> None:
+def discard(game: GameState, player: str, count: int, *, chosen: tuple[str, ...] = (), cause: str = "",
+            by: str = "", skip: str | None = None) -> None:
     """Discard ``count`` cards: the named cards ``chosen`` (uids), then unnamed ones, then named
-    ones in hand order."""
+    ones in hand order (never ``skip``). ``cause``: ``effect`` (``by`` whose), ``cost`` or
+    ``hand_size_rule``."""
     state = game.players[player]
+
+    def discarded(card: CardInstance) -> None:
+        move(game, card, Zone.graveyard)
+        emit(game, Event.sent_to_graveyard, player, card.uid, cause=cause, by=by, origin="hand")
+        emit(game, Event.discarded, player, card.uid, cause=cause, by=by, origin="hand", together=True)
+
     for uid in chosen[:count]:
         found = find(game, uid)
         if found is not None and found[1] is Zone.hand:
-            move(game, found[2], Zone.graveyard)
-            emit(game, Event.discarded, player, uid)
+            discarded(found[2])
     for _ in range(count - len(chosen[:count])):
         if state.unnamed_hand > 0:
             state.hand -= 1
             state.graveyard += 1
-            emit(game, Event.discarded, player)
-        elif state.hand_cards:
-            card = state.hand_cards[0]
-            move(game, card, Zone.graveyard)
-            emit(game, Event.discarded, player, card.uid)
+            emit(game, Event.discarded, player, cause=cause, by=by, origin="hand")
+        else:
+            card = next((c for c in state.hand_cards if c.uid != skip), None)
+            if card is not None:
+                discarded(card)

@@ -7,7 +7,8 @@ machine running the code, so a test can compare a fresh rendering with the commi
 
 What the diagrams show
     A state is drawn with its label(s) and, in brackets, its rule citation. A transition
-    is drawn with its event, its actor, its guards (``[g1 ∧ g2 ∧ ¬u1]``: every guard must
+    is drawn with its profile when it holds under one rule profile only (``«modern»``), its
+    event, its actor, its guards (``[g1 ∧ g2 ∧ ¬u1]``: every guard must
     hold and no ``unless`` guard may hold), its callbacks (``/ cb1, cb2``), its label(s)
     and its rule citation. In DOT, every node and edge also carries the rule citation as
     its ``tooltip`` (the SVG tooltip) and a stable ``id`` (``state_<state id>``,
@@ -37,13 +38,24 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import graphviz
 
+from ygo_fsm.drawing import (
+    _LIMIT_TEXT,
+    FONTNAME,
+    _dot_attrs,
+    _dot_label,
+    _dot_quote,
+    _languages,
+    _mermaid_text,
+)
 from ygo_fsm.spec import (
     DONE_EVENT,
     Actor,
+    GuardSentence,
     Label,
     Lang,
     MachineSpec,
@@ -51,9 +63,29 @@ from ygo_fsm.spec import (
     StateSpec,
     TransitionSpec,
 )
+from ygo_fsm.wording import (
+    ACTOR_TEXT,
+    COLUMNS,
+    PROFILE_SOURCES,
+    PROFILES,
+    SOURCES,
+    display,
+    display_citation,
+    guard_lines,
+    official,
+    profile_mark,
+    source_note,
+    transition_profiles,
+    wrap,
+    wrapped,
+)
 
 __all__ = [
+    "DETAILS",
     "FONTNAME",
+    "Context",
+    "display",
+    "display_citation",
     "dot_digest",
     "dot_to_svg",
     "index_markdown",
@@ -61,12 +93,42 @@ __all__ = [
     "svg_source_digest",
     "to_dot",
     "to_mermaid",
+    "turn_order",
 ]
 
-#: Font list used in DOT output; the first family covers Chinese and Japanese text.
-FONTNAME = "WenQuanYi Micro Hei, Noto Sans CJK SC, Noto Sans, sans-serif"
+#: ``judge``: sentence first, who acts, guard sentences, wrapped citation (the default);
+#: ``engine``: event, actor, guard and callback names, then the label and citation.
+DETAILS = ("judge", "engine")
 
-_LANG_CHOICES = ("zh", "en", "both")
+#: Display names of the phases whose 『…时』 effects an open game state handles.
+_PHASE_TEXT: dict[str, Label] = {
+    "standby_phase": Label(zh="准备阶段", en="Standby Phase"),
+    "battle_end_step": Label(zh="战斗阶段的结束步骤", en="End Step of the Battle Phase"),
+    "end_phase": Label(zh="结束阶段", en="End Phase"),
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a judge diagram shows besides its own machine.
+
+    ``specs``: every machine (for links, "entered from" and what follows each final state);
+    ``sentences``: the guard sentences; ``profile``: draw that rule profile only (``None``:
+    every profile, items of one profile marked ◆); ``link``: the file a machine id links to.
+    """
+
+    specs: Mapping[str, MachineSpec] = field(default_factory=dict)
+    sentences: Mapping[str, GuardSentence] = field(default_factory=dict)
+    profile: str | None = None
+    link: str = "{machine}.svg"
+
+    def parents(self, machine: str) -> list[tuple[MachineSpec, StateSpec]]:
+        """The states, in any machine, that run ``machine``."""
+        return [(spec, state) for spec in self.specs.values() for state in spec.states if state.machine == machine]
+
+    def shows(self, transition: TransitionSpec) -> bool:
+        """Whether ``transition`` is drawn: always, unless a profile is picked and it is not in it."""
+        return self.profile is None or self.profile in transition_profiles(transition, self.sentences)
 
 _ACTOR_TEXT: dict[Actor, Label] = {
     Actor.turn_player: Label(zh="回合玩家", en="turn player"),
@@ -84,14 +146,8 @@ _PRIORITY_TEXT: dict[Role, Label] = {
 }
 
 _RESTRICTED_TEXT = Label(zh="✕ 没有特定发动时点的卡不能作为CHAIN1", en="✕ no-timing cards cannot start CHAIN1")
-_CHECKS_ATTACK_TEXT = Label(zh="⚔ 每个连锁后检查攻击（攻击中止／战斗回卷）",
-                            en="⚔ the attack is checked after every chain (cancel / replay)")
-_LIMIT_TEXT = {
-    "damage_step": Label(zh="✕ 只能发动：反击陷阱、无效发动、攻守增减、必发、反转、自身召唤/破坏时的效果",
-                         en="✕ only counter traps, negations, ATK/DEF changes, mandatory, flip, own summon/destroyed"),
-    "damage_step_after_calculation": Label(zh="✕ 同上，但不能发动攻守增减的效果",
-                                           en="✕ the same without ATK/DEF changes"),
-}
+_CHECKS_ATTACK_TEXT = Label(zh="↻ 每个连锁后检查攻击（攻击中止／战斗回卷）",
+                            en="↻ the attack is checked after every chain (cancel / replay)")
 _LIFTED_TEXT = Label(zh="（连锁处理结束后解除）", en="(lifted once a chain has resolved)")
 
 _TERMINAL_TEXT = Label(zh="■ 决斗结束", en="■ the duel ends")
@@ -115,16 +171,6 @@ _PROLOG_RE = re.compile(r"\A\s*(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE[^>]*>\s*)?")
 # --------------------------------------------------------------------------- language
 
 
-def _languages(lang: str) -> tuple[Lang, ...]:
-    """The languages to show for ``lang`` (``zh``, ``en`` or ``both``), in display order."""
-    value = lang.value if isinstance(lang, Lang) else lang
-    if value == "both":
-        return (Lang.zh, Lang.en)
-    if value in ("zh", "en"):
-        return (Lang(value),)
-    raise ValueError(f"unknown lang {lang!r}; expected one of: {', '.join(_LANG_CHOICES)}")
-
-
 def _texts(label: Label, langs: Sequence[Lang]) -> list[str]:
     """One line per language."""
     return [label.text(lang) for lang in langs]
@@ -145,11 +191,16 @@ def _guard_text(transition: TransitionSpec) -> str:
     return f"[{' ∧ '.join(terms)}]" if terms else ""
 
 
+def _profile_text(transition: TransitionSpec) -> str:
+    """``«modern»`` for a transition scoped to one rule profile, or ``""`` for every profile."""
+    return f"«{transition.profile}»" if transition.profile else ""
+
+
 def _callback_text(transition: TransitionSpec) -> str:
     """``/ cb1, cb2``, or ``""`` when the transition has no callback."""
     text = f"/ {', '.join(transition.callbacks)}" if transition.callbacks else ""
     if transition.choices:
-        text = f"⟨{transition.choices}⟩ {text}".rstrip()
+        text = f"〈{transition.choices}〉 {text}".rstrip()
     return text
 
 
@@ -163,8 +214,8 @@ def _state_lines(state: StateSpec, langs: Sequence[Lang], *, submachine: bool) -
     if state.checks_attack:
         lines += _texts(_CHECKS_ATTACK_TEXT, langs)
     if state.phase_effects is not None:
-        lines += _texts(Label(zh=f"⏱ 处理『…时』的效果：{state.phase_effects}",
-                              en=f"⏱ phase effects handled here: {state.phase_effects}"), langs)
+        lines += _texts(Label(zh=f"◎ 处理『…时』的效果：{state.phase_effects}",
+                              en=f"◎ phase effects handled here: {state.phase_effects}"), langs)
     if state.activation_limit is not None:
         lines += _texts(_LIMIT_TEXT[state.activation_limit.value], langs)
     if state.restricts_chain1:
@@ -182,23 +233,6 @@ def _tooltip(rule: str, label: Label, langs: Sequence[Lang]) -> str:
 
 
 # --------------------------------------------------------------------------- DOT
-
-
-def _dot_quote(text: str) -> str:
-    """``text`` as a double-quoted DOT string; line breaks become ``\\n``."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = escaped.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
-    return f'"{escaped}"'
-
-
-def _dot_label(lines: Iterable[str]) -> str:
-    """Lines joined with DOT line breaks, quoted."""
-    return _dot_quote("\n".join(lines))
-
-
-def _dot_attrs(attrs: Sequence[tuple[str, str]]) -> str:
-    """``[name="value", …]``; values given already quoted."""
-    return "[" + ", ".join(f"{name}={value}" for name, value in attrs) + "]"
 
 
 def _node_attrs(state: StateSpec, langs: Sequence[Lang], *, highlighted: bool) -> list[tuple[str, str]]:
@@ -240,7 +274,7 @@ def _node_attrs(state: StateSpec, langs: Sequence[Lang], *, highlighted: bool) -
 
 
 def _edge_attrs(transition: TransitionSpec, langs: Sequence[Lang]) -> list[tuple[str, str]]:
-    lines = [f"{transition.event} ({_actor_text(transition.actor, langs)})"]
+    lines = [f"{_profile_text(transition)} {transition.event}".lstrip() + f" ({_actor_text(transition.actor, langs)})"]
     guards = _guard_text(transition)
     if guards:
         lines.append(guards)
@@ -272,12 +306,235 @@ def _edge_attrs(transition: TransitionSpec, langs: Sequence[Lang]) -> list[tuple
     return attrs
 
 
-def to_dot(spec: MachineSpec, *, lang: str = "both", highlight: str | None = None) -> str:
+# --------------------------------------------------------------------------- judge labels
+
+
+#: Columns an edge label is wrapped at: narrower than a state's, as edges run side by side.
+EDGE_COLUMNS = 26
+
+
+def _shown(texts: Iterable[str], columns: int = COLUMNS) -> list[str]:
+    return wrapped(texts, columns)
+
+
+def _citation_lines(rule: str, columns: int = COLUMNS) -> list[str]:
+    """``[rule]`` wrapped, ``***`` shown as 召唤."""
+    return wrap(f"[{display_citation(rule)}]", columns) if rule else []
+
+
+def _judge_tooltip(rule: str) -> str:
+    """A tooltip: the citation verbatim (``***`` as the seed writes it) and what its source is."""
+    note = source_note(rule)
+    return f"{rule} ({note})" if note else rule
+
+
+def _engine_summary(transition: TransitionSpec) -> str:
+    """The engine's view of a transition, for its tooltip: event (actor) [guards] / callbacks."""
+    parts = [f"{transition.event} ({transition.actor.value})", _guard_text(transition), _callback_text(transition)]
+    return " ".join(part for part in parts if part)
+
+
+def _exit_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    """For a final state of a sub-machine: where each parent goes next."""
+    lines: list[str] = []
+    parents = context.parents(spec.id)
+    owners = {parent.id for parent, _ in parents}
+    if not parents:
+        return lines
+    if len(owners) > 2:
+        note = Label(zh="之后：运行本状态机的状态收到 done（见上方“从此进入”）",
+                     en="then: the state running this machine receives done (see “entered from” above)")
+        return _shown(official(note, lang) for lang in langs)
+    for parent, runner in parents:
+        for transition in parent.outgoing(runner.id):
+            if transition.event != DONE_EVENT or not context.shows(transition):
+                continue
+            dest = parent.state(transition.dest)
+            for lang in langs:
+                word = "之后" if lang is Lang.zh else "then"
+                conditions = guard_lines(transition, context.sentences, (lang,), profile=context.profile)
+                when = f"（{'；'.join(conditions)}）" if lang is Lang.zh else f" ({'; '.join(conditions)})"
+                lines += wrap(f"→ {word} {parent.id}: {display(dest.label, lang)}" + (when if conditions else ""),
+                              COLUMNS)
+    return lines
+
+
+def _judge_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    lines = _shown(display(state.label, lang) for lang in langs)
+    if state.machine is not None:
+        child = context.specs.get(state.machine)
+        for lang in langs:
+            name = display(child.label, lang) if child is not None else state.machine
+            text = f"▶ 执行「{name}」({state.machine})" if lang is Lang.zh else f"▶ runs “{name}” ({state.machine})"
+            lines += wrap(text, COLUMNS)
+    if state.priority is not None:
+        lines += _shown(official(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
+    if state.checks_attack:
+        lines += _shown(official(_CHECKS_ATTACK_TEXT, lang) for lang in langs)
+    if state.phase_effects is not None:
+        phase = _PHASE_TEXT.get(state.phase_effects, Label(zh=state.phase_effects, en=state.phase_effects))
+        note = Label(zh=f"◎ 在此处理『{phase.zh}时』的效果", en=f"◎ {phase.en} effects are handled here")
+        lines += _shown(official(note, lang) for lang in langs)
+    if state.activation_limit is not None:
+        lines += _shown(official(_LIMIT_TEXT[state.activation_limit.value], lang) for lang in langs)
+    if state.restricts_chain1:
+        lines += _shown(official(_RESTRICTED_TEXT, lang) for lang in langs)
+        if state.restriction_ends_after_chain:
+            lines += _shown(official(_LIFTED_TEXT, lang) for lang in langs)
+    if state.terminal:
+        lines += _shown(official(_TERMINAL_TEXT, lang) for lang in langs)
+    if state.final:
+        lines += _exit_lines(spec, state, langs, context)
+    lines += _open_state_lines(spec, state, langs, context)
+    return lines + _citation_lines(state.rule)
+
+
+def _short_label(label: Label, lang: Lang) -> str:
+    """A label without its parenthesised remark."""
+    text = display(label, lang)
+    return re.split(r"[（(]", text, maxsplit=1)[0].strip() or text
+
+
+def _open_state_lines(spec: MachineSpec, state: StateSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    """For the turn player's open game state (the initial state of a machine the phases run,
+    where the turn player acts): the actions the running states offer there too, so the whole
+    of the Fast Effect Timing chart's box A shows in one place."""
+    if state.id != spec.initial or state.priority is not Role.turn_player:
+        return []
+    offered: dict[str, list[TransitionSpec]] = {}
+    for parent, runner in context.parents(spec.id):
+        for transition in parent.outgoing(runner.id):
+            if transition.actor is Actor.turn_player and context.shows(transition):
+                offered.setdefault(f"{parent.id}.{runner.id}", []).append(transition)
+    if not offered:
+        return []
+    lines: list[str] = []
+    for lang in langs:
+        lines += wrap("◇ 快速效果时点表A：回合玩家在这里也可以" if lang is Lang.zh
+                      else "◇ FET box A: here the turn player may also", COLUMNS)
+        for where, transitions in offered.items():
+            joint = "、" if lang is Lang.zh else ", "
+            lines += wrap(f"{where}: " + joint.join(_short_label(t.label, lang) for t in transitions), COLUMNS)
+    return lines
+
+
+def _judge_edge_lines(transition: TransitionSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
+    lines.append("— " + " / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+    lines += _shown(guard_lines(transition, context.sentences, langs, profile=context.profile), EDGE_COLUMNS)
+    if context.profile is None:
+        mark = profile_mark(transition_profiles(transition, context.sentences), langs)
+        if mark:
+            lines.append(mark)
+    return lines + _citation_lines(transition.rule, EDGE_COLUMNS)
+
+
+def _entered_from(spec: MachineSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    parents = context.parents(spec.id)
+    if not parents:
+        return []
+    places = "、".join(f"{parent.id}.{state.id}" for parent, state in parents)
+    lines: list[str] = []
+    for lang in langs:
+        lines += wrap(("从此进入：" if lang is Lang.zh else "entered from: ") + places, 2 * COLUMNS)
+    return lines
+
+
+def _judge_dot(spec: MachineSpec, langs: Sequence[Lang], highlight: str | None, context: Context) -> str:
+    font = _dot_quote(FONTNAME)
+    title = [*_shown(display(spec.label, lang) for lang in langs), *_citation_lines(spec.rule),
+             *_entered_from(spec, langs, context)]
+    if context.profile is not None:
+        title.append(" / ".join(Label(zh=f"规则：{context.profile}", en=f"rules: {context.profile}").text(lang)
+                                for lang in langs))
+    graph_attrs: list[tuple[str, str]] = [
+        ("id", _dot_quote(f"machine_{spec.id}")),
+        ("charset", _dot_quote("UTF-8")),
+        ("rankdir", _dot_quote("TB")),
+        ("nodesep", _dot_quote("0.2")),
+        ("ranksep", _dot_quote("0.3")),
+        ("fontname", font),
+        ("fontsize", _dot_quote("14")),
+        ("labelloc", _dot_quote("t")),
+        ("label", _dot_label(title)),
+        ("tooltip", _dot_quote(spec.rule or spec.label.en)),
+    ]
+    node_defaults = [
+        ("fontname", font),
+        ("fontsize", _dot_quote("11")),
+        ("shape", _dot_quote("box")),
+        ("style", _dot_quote("rounded")),
+        ("margin", _dot_quote("0.08,0.04")),
+    ]
+    edge_defaults = [("fontname", font), ("fontsize", _dot_quote("9"))]
+    out = [
+        f"// Generated by ygo-fsm from machine {spec.id!r}; do not edit by hand.",
+        f"digraph {_dot_quote(spec.id)} {{",
+        f"    graph {_dot_attrs(graph_attrs)};",
+        f"    node {_dot_attrs(node_defaults)};",
+        f"    edge {_dot_attrs(edge_defaults)};",
+        "",
+    ]
+    start_attrs: list[tuple[str, str]] = [
+        ("id", _dot_quote("start")),
+        ("shape", _dot_quote("point")),
+        ("width", _dot_quote("0.15")),
+        ("label", _dot_quote("")),
+        ("tooltip", _dot_quote(spec.rule or spec.label.en)),
+    ]
+    out.append(f"    {_dot_quote('__start__')} {_dot_attrs(start_attrs)};")
+    for state in spec.states:
+        attrs = _node_attrs(state, langs, highlighted=state.id == highlight)
+        attrs = [(name, value) for name, value in attrs if name not in ("label", "tooltip")]
+        attrs[1:1] = [
+            ("label", _dot_label(_judge_state_lines(spec, state, langs, context))),
+            ("tooltip", _dot_quote(_judge_tooltip(state.rule) or state.label.en)),
+        ]
+        if state.machine is not None:
+            attrs += [("URL", _dot_quote(context.link.format(machine=state.machine))), ("target", _dot_quote("_top"))]
+        out.append(f"    {_dot_quote(state.id)} {_dot_attrs(attrs)};")
+    out.append("")
+    out.append(f"    {_dot_quote('__start__')} -> {_dot_quote(spec.initial)} "
+               f"{_dot_attrs([('id', _dot_quote('start_edge'))])};")
+    groups: dict[tuple[str, str, Actor], list[TransitionSpec]] = {}
+    for transition in spec.transitions:
+        if context.shows(transition):
+            groups.setdefault((transition.source, transition.dest, transition.actor), []).append(transition)
+    for (source, dest, _), members in groups.items():
+        # transitions between the same two states by the same actor share one arrow: their
+        # labels are stacked (narrower than side by side); every one keeps its id as a class
+        first = members[0]
+        attrs = _edge_attrs(first, langs)
+        blocks = [_judge_edge_lines(transition, langs, context) for transition in members]
+        lines = [line for number, block in enumerate(blocks) for line in ([" "] if number else []) + block]
+        tooltip = _dot_quote("  ‖  ".join(f"{_judge_tooltip(t.rule)} · {_engine_summary(t)}".strip(" ·")
+                                          for t in members))
+        replaced = {"label": _dot_label(lines), "tooltip": tooltip, "labeltooltip": tooltip}
+        attrs = [(name, replaced.get(name, value)) for name, value in attrs]
+        attrs.append(("class", _dot_quote(" ".join(f"tr_{t.id}" for t in members))))
+        out.append(f"    {_dot_quote(source)} -> {_dot_quote(dest)} {_dot_attrs(attrs)};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def to_dot(
+    spec: MachineSpec,
+    *,
+    lang: str = "both",
+    highlight: str | None = None,
+    detail: str = "judge",
+    context: Context | None = None,
+) -> str:
     """Graphviz DOT text for ``spec`` (no ``dot`` binary needed).
 
     ``lang`` picks the label language(s): ``"zh"``, ``"en"`` or ``"both"``. ``highlight``
     names a state drawn emphasised (bold, filled); ``ValueError`` when the machine has no
     such state. Nodes and edges appear in declaration order.
+
+    ``detail="judge"`` (the default) labels each item sentence first, then who acts, the
+    guards' sentences and the wrapped citation; sub-machine boxes link to their machine, the
+    title says where the machine is entered from and each final state where the parent goes
+    next (from ``context``). ``detail="engine"`` shows event, actor, guard and callback names.
     """
     langs = _languages(lang)
     if highlight is not None and highlight not in spec.state_ids():
@@ -285,6 +542,10 @@ def to_dot(spec: MachineSpec, *, lang: str = "both", highlight: str | None = Non
             f"cannot highlight unknown state {highlight!r} of machine {spec.id!r}; "
             f"states: {', '.join(spec.state_ids())}"
         )
+    if detail not in DETAILS:
+        raise ValueError(f"unknown detail {detail!r}; expected one of: {', '.join(DETAILS)}")
+    if detail == "judge":
+        return _judge_dot(spec, langs, highlight, context or Context())
     font = _dot_quote(FONTNAME)
     title = _texts(spec.label, langs)
     if spec.rule:
@@ -341,31 +602,6 @@ def to_dot(spec: MachineSpec, *, lang: str = "both", highlight: str | None = Non
 
 # --------------------------------------------------------------------------- Mermaid
 
-#: Characters Mermaid's state-diagram grammar or its HTML labels would misread: ``"`` ends
-#: a description (written ``'``); the others become Mermaid entity codes (``;`` → ``#59;``).
-_MERMAID_SAFE = str.maketrans(
-    {
-        '"': "'",
-        "#": "#35;",
-        ";": "#59;",
-        ":": "#58;",
-        "%": "#37;",
-        "&": "#38;",
-        "<": "#60;",
-        ">": "#62;",
-    }
-)
-
-
-def _mermaid_text(text: str) -> str:
-    """``text`` made safe inside a Mermaid state description, note or transition label.
-
-    >>> _mermaid_text('say "end"; #1')
-    "say 'end'#59; #35;1"
-    """
-    return " ".join(text.split()).translate(_MERMAID_SAFE)
-
-
 def _mermaid_ids(spec: MachineSpec) -> dict[str, str]:
     """Mermaid node id per state id.
 
@@ -386,15 +622,82 @@ def _mermaid_ids(spec: MachineSpec) -> dict[str, str]:
     return ids
 
 
-def to_mermaid(spec: MachineSpec, *, lang: str = "both") -> str:
+def _short(text: str, columns: int) -> str:
+    """``text`` cut to about ``columns`` display columns (``…`` marks the cut)."""
+    lines = wrap(text, columns)
+    return lines[0] + ("…" if len(lines) > 1 else "") if lines else ""
+
+
+def _judge_mermaid(spec: MachineSpec, langs: Sequence[Lang], context: Context) -> str:
+    ids = _mermaid_ids(spec)
+    out = [
+        "stateDiagram-v2",
+        f"    %% {spec.id}: generated by ygo-fsm, do not edit by hand",
+        "    direction TB",
+        f"    [*] --> {ids[spec.initial]}",
+    ]
+    for state in spec.states:
+        lines = _shown(display(state.label, lang) for lang in langs)
+        if state.machine is not None:
+            lines += [_submachine_texts(state.machine, langs)[0]]
+        if state.priority is not None:
+            lines += _shown(official(_PRIORITY_TEXT[state.priority], lang) for lang in langs)
+        if state.terminal:
+            lines += _shown(official(_TERMINAL_TEXT, lang) for lang in langs)
+        if state.rule:
+            lines.append(f"[{_short(display_citation(state.rule), COLUMNS)}]")
+        description = "<br/>".join(_mermaid_text(line) for line in lines)
+        out.append(f'    state "{description}" as {ids[state.id]}')
+    for transition in spec.transitions:
+        if not context.shows(transition):
+            continue
+        lines = _shown((display(transition.label, lang) for lang in langs), EDGE_COLUMNS)
+        lines.append("— " + " / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs))
+        if context.profile is None:
+            mark = profile_mark(transition_profiles(transition, context.sentences), langs)
+            if mark:
+                lines.append(mark)
+        if transition.rule:
+            lines.append(f"[{_short(display_citation(transition.rule), EDGE_COLUMNS)}]")
+        source = ids.get(transition.source, transition.source)
+        dest = ids.get(transition.dest, transition.dest)
+        out.append(f"    {source} --> {dest} : {'<br/>'.join(_mermaid_text(line) for line in lines)}")
+    for state in spec.states:
+        if state.final:
+            out.append(f"    {ids[state.id]} --> [*]")
+    classes = (
+        ("terminal", f"stroke:{_TERMINAL_COLOR},stroke-width:3px", [s for s in spec.states if s.terminal]),
+        ("submachine", f"stroke:{_SUBMACHINE_COLOR},stroke-width:2px",
+         [s for s in spec.states if s.machine and not s.terminal]),
+        ("turnplayer", f"fill:#e6eefb,stroke:{_EDGE_COLOR[Actor.turn_player]}",
+         [s for s in spec.states if s.priority is Role.turn_player]),
+        ("opponent", f"fill:#fbe9e7,stroke:{_EDGE_COLOR[Actor.opponent]}",
+         [s for s in spec.states if s.priority is Role.opponent]),
+    )
+    for name, css, members in classes:
+        if members:
+            out.append(f"    classDef {name} {css}")
+            out.append(f"    class {','.join(ids[s.id] for s in members)} {name}")
+    return "\n".join(out) + "\n"
+
+
+def to_mermaid(spec: MachineSpec, *, lang: str = "both", detail: str = "judge", context: Context | None = None) -> str:
     """Mermaid ``stateDiagram-v2`` text for ``spec``, in declaration order.
+
+    ``detail="judge"`` (the default): each state shows its label(s), who acts and a short
+    citation; each transition reads ``sentence — who acts [short citation]``; states where
+    the turn player acts are blue, the opponent's red. ``detail="engine"``:
 
     Each state is declared as ``state "label<br/>label<br/>[rule]" as id``; transitions
     read ``a --> b : event [guards] / callbacks``; final states lead to ``[*]``; states
     that run a sub-machine get a note. Characters Mermaid would misread are replaced
-    (``"`` by ``'``) or written as Mermaid entity codes (``;`` as ``#59;`` …).
+    (``"`` by ``'``) or written as Mermaid entity codes (``;`` as ``#59;``, ``*`` as ``#42;`` …).
     """
     langs = _languages(lang)
+    if detail not in DETAILS:
+        raise ValueError(f"unknown detail {detail!r}; expected one of: {', '.join(DETAILS)}")
+    if detail == "judge":
+        return _judge_mermaid(spec, langs, context or Context())
     ids = _mermaid_ids(spec)
     out = [
         "stateDiagram-v2",
@@ -413,7 +716,7 @@ def to_mermaid(spec: MachineSpec, *, lang: str = "both") -> str:
             note = "<br/>".join(_mermaid_text(line) for line in _submachine_texts(state.machine, langs))
             out.append(f"    note right of {ids[state.id]} : {note}")
     for transition in spec.transitions:
-        parts = [transition.event, _guard_text(transition), _callback_text(transition)]
+        parts = [_profile_text(transition), transition.event, _guard_text(transition), _callback_text(transition)]
         text = _mermaid_text(" ".join(part for part in parts if part))
         source = ids.get(transition.source, transition.source)
         dest = ids.get(transition.dest, transition.dest)
@@ -495,53 +798,146 @@ def _md_text(text: str) -> str:
 
 def _legend(langs: Sequence[Lang]) -> list[str]:
     entries = (
-        Label(zh="小圆点加箭头: 初始状态", en="small dot with an arrow: the initial state"),
-        Label(
-            zh="双线边框: 终止状态 (父状态机收到 done)",
-            en="double border: a final state (the parent machine receives done)",
-        ),
-        Label(zh="八边形: 决斗结束", en="octagon: the duel ends"),
-        Label(zh="立体方框: 执行子状态机", en="3-D box: the state runs a sub-machine"),
-        Label(
-            zh="实线: 玩家行动 (蓝: 回合玩家, 红: 对方); 虚线: 引擎事件; 点线: done (子状态机结束)",
-            en="solid edge: a player action (blue: turn player, red: opponent); "
-            "dashed: an engine event; dotted: done (the sub-machine finished)",
-        ),
-        Label(
-            zh="边的标注: 事件 (行动者) [守卫 ∧ ¬除外条件] / 回调, 其后是说明与 [规则出处]",
-            en="edge text: event (actor) [guards ∧ ¬unless] / callbacks, then its label and [rule]",
-        ),
+        Label(zh="SVG：小圆点加箭头是初始状态；双线边框是终止状态（父状态机收到 done，方框里写着之后去哪里）；"
+                 "八边形是决斗结束；立体方框执行子状态机（点击打开它）",
+              en="SVG: a small dot with an arrow marks the initial state; a double border a final state (the parent "
+                 "receives done; the box says where the parent goes next); an octagon the end of the duel; a 3-D box "
+                 "runs a sub-machine (click it to open that machine)"),
+        Label(zh="SVG 的箭头：实线是玩家的行为（蓝：回合玩家，红：对方，紫：持有优先权的玩家）；"
+                 "虚线是自动进行；点线是子状态机结束（done）",
+              en="SVG arrows: solid is a player action (blue: turn player, red: opponent, purple: the player with "
+                 "priority); dashed happens by itself; dotted: the sub-machine finished (done)"),
+        Label(zh="SVG 箭头的文字：先是说明，然后“— 行动者”，“若：／除非：”是条件（守卫）的说明，最后是[规则出处]；"
+                 "◆ 标出只在一个规则版本中存在的箭头；鼠标停在上面可以看到出处原文和引擎的名字",
+              en="SVG arrow text: the sentence, then “— who acts”, “if / unless” the guards' sentences, then [the "
+                 "rule]; ◆ marks an arrow of one rule profile only; hover for the verbatim citation and the engine's "
+                 "names"),
+        Label(zh="Mermaid：状态里写着说明、行动者与简短出处；蓝底是回合玩家行动的状态，红底是对方；"
+                 "箭头写作“说明 — 行动者 [出处]”",
+              en="Mermaid: each state shows its label, who acts and a short citation; blue states are the turn "
+                 "player's, red ones the opponent's; arrows read “sentence — who acts [citation]”"),
     )
     return [f"- {' · '.join(_md_text(text) for text in _texts(entry, langs))}" for entry in entries]
 
 
-def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both") -> str:
-    """The text of ``diagrams/README.md``: every machine in the given order.
+def turn_order(specs: Sequence[MachineSpec]) -> list[MachineSpec]:
+    """The machines in the order a turn meets them: from ``turn``, each sub-machine right
+    after the first state that runs it; machines that several machines run (priority, the
+    timing window, the chain) after the phases; machines no state runs last, in the given order."""
+    by_id = {spec.id: spec for spec in specs}
+    owners: dict[str, set[str]] = {}
+    for spec in specs:
+        for state in spec.states:
+            if state.machine is not None:
+                owners.setdefault(state.machine, set()).add(spec.id)
+    ordered: list[MachineSpec] = []
+    shared: list[str] = []
 
-    For each machine: a heading with its label(s) and rule citation, links to its
-    ``.svg``, ``.dot`` and ``.mmd`` files, its Mermaid diagram (renders on code hosts) and
-    a table of its states.
+    def visit(machine: str) -> None:
+        spec = by_id.get(machine)
+        if spec is None or spec in ordered:
+            return
+        ordered.append(spec)
+        for state in spec.states:
+            if state.machine is None:
+                continue
+            if len(owners.get(state.machine, ())) > 1:
+                if state.machine not in shared:
+                    shared.append(state.machine)
+            else:
+                visit(state.machine)
+
+    visit("turn")
+    while any(by_id.get(machine) not in ordered for machine in shared):
+        visit(next(machine for machine in shared if by_id.get(machine) not in ordered))
+    return ordered + [spec for spec in specs if spec not in ordered]
+
+
+def _sources_table() -> list[str]:
+    out = ["| Seed · 来源 | 中文 | English |", "| --- | --- | --- |"]
+    for number, label in SOURCES:
+        out.append(f"| `{number}` | {_md_text(label.zh)} | {_md_text(label.en)} |")
+    out += ["", "| Profile · 规则版本 | 中文 | English |", "| --- | --- | --- |"]
+    for name, label in PROFILE_SOURCES.items():
+        out.append(f"| `{name}` | {_md_text(label.zh)} | {_md_text(label.en)} |")
+    return out
+
+
+def _transition_table(spec: MachineSpec, langs: Sequence[Lang], context: Context) -> list[str]:
+    out = [
+        "| Transition · 转移 | From → to · 从 → 到 | Sentence · 说明 | Who acts · 行动者 | Guards · 条件 "
+        "| Rule · 规则 |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for transition in spec.transitions:
+        if not context.shows(transition):
+            continue
+        guards = "; ".join(guard_lines(transition, context.sentences, langs, profile=context.profile))
+        mark = ""
+        if context.profile is None:
+            mark = profile_mark(transition_profiles(transition, context.sentences), langs)
+        cells = (
+            f"`{transition.id}`",
+            f"`{transition.source}` → `{transition.dest}`",
+            _md_text(" / ".join(display(transition.label, lang) for lang in langs)),
+            _md_text(" / ".join(official(ACTOR_TEXT[transition.actor], lang) for lang in langs)),
+            _md_text(" ".join(part for part in (guards, mark) if part)) or "—",
+            _md_text(display_citation(transition.rule)),
+        )
+        out.append(f"| {' | '.join(cells)} |")
+    return out
+
+
+def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both", context: Context | None = None) -> str:
+    """The text of ``diagrams/README.md``.
+
+    It starts with the overview, the sources (what seeds 000–004 are, which official texts
+    each profile follows) and the legend; then every machine in turn order (:func:`turn_order`)
+    with links to its files, its Mermaid diagram (renders on code hosts), a table of its
+    states and a table of its transitions (sentence, who acts, guard sentences, citation).
     """
     langs = _languages(lang)
+    context = context or Context(specs={spec.id: spec for spec in specs})
+    ordered = turn_order(specs)
     out = [
         "# ygo-fsm rule-flow diagrams · ygo-fsm 规则流程图",
         "",
         "> Generated by `make diagrams` from the declarations in `machines/`; do not edit by hand.",
         "> 由 `make diagrams` 根据 `machines/` 中的声明生成, 请勿手工编辑.",
         "",
+        "## Start here · 从这里开始",
+        "",
+        "- [overview.svg](overview.svg) ([overview.mmd](overview.mmd)) — "
+        + _md_text("规则总览：阶段的顺序、快速效果时点表 A–E、连锁与诱发效果的优先顺序、伤害步骤的限制 · "
+                   "the overview: phases in order, the Fast Effect Timing chart's boxes A–E, the chain and the "
+                   "trigger priority list, the Damage Step limits"),
+        "- " + _md_text("然后按回合的顺序阅读各状态机（下面的列表）；图中的立体方框可以点击打开子状态机。 · "
+                        "Then read the machines in turn order (the list below); click a 3-D box in a diagram to "
+                        "open the machine it runs."),
+        "",
+        "## Sources · 来源",
+        "",
+        _md_text("每条出处以来源文件的编号开头（000–004）；这些是OCG规则的社区整理与翻译，不是官方文本。 · "
+                 "Every citation starts with the number of its source file (000–004): community compilations and "
+                 "translations of the OCG rules, not official texts."),
+        "",
+        *_sources_table(),
+        "",
         "## Legend · 图例",
         "",
         *_legend((Lang.zh, Lang.en)),
         "",
-        "## Machines · 状态机",
+        "## Machines in turn order · 按回合顺序的状态机",
         "",
     ]
-    for spec in specs:
-        out.append(f"- [`{spec.id}`]({spec.id}.svg) — {_md_text(' · '.join(_texts(spec.label, langs)))}")
-    for spec in specs:
-        heading = " · ".join(_texts(spec.label, langs))
+    for spec in ordered:
+        names = " · ".join(display(spec.label, lang) for lang in langs)
+        out.append(f"- [`{spec.id}`]({spec.id}.svg) — {_md_text(names)}")
+    for spec in ordered:
+        heading = " · ".join(display(spec.label, lang) for lang in langs)
         if spec.rule:
-            heading += f" [{spec.rule}]"
+            heading += f" [{display_citation(spec.rule)}]"
+        parents = context.parents(spec.id)
         out += [
             "",
             f"## {_md_text(heading)}",
@@ -550,9 +946,14 @@ def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both") -> str:
                 [f"Machine `{spec.id}`: [{spec.id}.svg]({spec.id}.svg)"]
                 + [f"[{spec.id}.{ext}]({spec.id}.{ext})" for ext in ("dot", "mmd")]
             ),
+        ]
+        if parents:
+            out += ["", "Entered from · 从此进入: " + ", ".join(
+                f"[`{parent.id}.{state.id}`]({parent.id}.svg)" for parent, state in parents)]
+        out += [
             "",
             "```mermaid",
-            to_mermaid(spec, lang=lang).rstrip("\n"),
+            to_mermaid(spec, lang=lang, context=context).rstrip("\n"),
             "```",
             "",
             "| State · 状态 | 中文 | English | Rule · 规则 |",
@@ -561,32 +962,55 @@ def index_markdown(specs: Sequence[MachineSpec], *, lang: str = "both") -> str:
         for state in spec.states:
             cells = (
                 f"`{state.id}`",
-                _md_text(state.label.zh),
-                _md_text(state.label.en),
-                _md_text(state.rule),
+                _md_text(display(state.label, Lang.zh)),
+                _md_text(display(state.label, Lang.en)),
+                _md_text(display_citation(state.rule)),
             )
             out.append(f"| {' | '.join(cells)} |")
+        out += ["", *_transition_table(spec, langs, context)]
     return "\n".join(out) + "\n"
 
 
-def render_all(specs: Sequence[MachineSpec], *, lang: str = "both", svg: bool = True) -> dict[str, str]:
+def render_all(
+    specs: Sequence[MachineSpec],
+    *,
+    lang: str = "both",
+    svg: bool = True,
+    detail: str = "judge",
+    sentences: Mapping[str, GuardSentence] | None = None,
+    profile: str | None = None,
+) -> dict[str, str]:
     """Every diagram file, by relative file name: ``<id>.dot``, ``<id>.mmd``, ``<id>.svg``
-    (when ``svg``; needs Graphviz's ``dot``) for each machine, then ``README.md``.
+    (when ``svg``; needs Graphviz's ``dot``) for each machine, the overview
+    (``overview.dot``, ``.mmd``, ``.svg``; when the machines include ``turn``), then ``README.md``.
 
-    ``README.md`` always links the ``.svg`` files, so it does not depend on ``svg``.
-    ``ValueError`` when two machines share an id.
+    ``sentences`` are the guard sentences (judge labels print them); ``profile`` draws one
+    rule profile only. ``README.md`` always links the ``.svg`` files, so it does not depend on
+    ``svg``. ``ValueError`` when two machines share an id.
     """
+    from ygo_fsm.overview import check_overview, overview_dot, overview_mermaid
+
     _languages(lang)
+    if profile is not None and profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of: {', '.join(PROFILES)}")
     seen: set[str] = set()
-    files: dict[str, str] = {}
     for spec in specs:
         if spec.id in seen:
             raise ValueError(f"two machines share the id {spec.id!r}; cannot render both")
         seen.add(spec.id)
-        dot = to_dot(spec, lang=lang)
+    context = Context(specs={spec.id: spec for spec in specs}, sentences=sentences or {}, profile=profile)
+    files: dict[str, str] = {}
+    for spec in specs:
+        dot = to_dot(spec, lang=lang, detail=detail, context=context)
         files[f"{spec.id}.dot"] = dot
-        files[f"{spec.id}.mmd"] = to_mermaid(spec, lang=lang)
+        files[f"{spec.id}.mmd"] = to_mermaid(spec, lang=lang, detail=detail, context=context)
         if svg:
             files[f"{spec.id}.svg"] = dot_to_svg(dot)
-    files["README.md"] = index_markdown(specs, lang=lang)
+    if not check_overview(context.specs):
+        dot = overview_dot(context.specs, lang=lang)
+        files["overview.dot"] = dot
+        files["overview.mmd"] = overview_mermaid(context.specs, lang=lang)
+        if svg:
+            files["overview.svg"] = dot_to_svg(dot)
+    files["README.md"] = index_markdown(specs, lang=lang, context=context)
     return files

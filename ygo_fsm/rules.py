@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from itertools import combinations
 
-from . import battle, chain, effects, events, operations, priority, summon
-from .cards import Event
+from . import battle, chain, durations, effects, events, operations, priority, summon
+from .cards import Cause, Duration, Event
 from .game import PROFILE_RULES, TurnEffect
 from .state import Choice, Frame
 
@@ -102,7 +102,9 @@ def battle_phase_cannot_be_entered(frame: Frame) -> bool:
 
 @callback
 def begin_next_turn(frame: Frame) -> None:
-    """The opponent's turn begins (004 ●结束阶段终了后开始进行对方玩家的抽卡阶段)."""
+    """The opponent's turn begins (004 ●结束阶段终了后开始进行对方玩家的抽卡阶段); effects lasting
+    until the end of the turn end first."""
+    durations.end_at(frame.game, Duration.end_of_turn)
     frame.game.begin_next_turn()
 
 
@@ -219,6 +221,23 @@ def cannot_attack_applies(frame: Frame) -> bool:
 # --- end phase ------------------------------------------------------------------------
 
 
+@callback
+def expire_battle_phase_durations(frame: Frame) -> None:
+    """『直到战斗阶段结束时』 effects end as the End Step ends, by themselves
+    (004 ●『直到战斗阶段结束时』或『战斗阶段中』适用的效果直到双方玩家互相放弃发动卡的优先权
+    且全部的卡的处理终了时适用)."""
+    durations.end_at(frame.game, Duration.battle_end_step)
+
+
+@callback
+def expire_turn_durations(frame: Frame) -> None:
+    """『直到回合游戏结束时』 effects (and the older 『直到结束阶段时』, reworded so in 2014) end once the
+    hand size adjustment is over, by themselves
+    (004 ●记载了『直到回合游戏结束时』的效果直到双方玩家互相放弃发动卡的优先权，
+    手卡调整结束全部的卡的处理终了时为止适用)."""
+    durations.end_at(frame.game, Duration.end_phase, Duration.end_of_turn)
+
+
 @guard
 def hand_over_limit(frame: Frame) -> bool:
     """The turn player's hand is over their limit: 6, or 7 / 5 / none under
@@ -258,7 +277,7 @@ def discard_to_hand_limit(frame: Frame) -> None:
         count = player.hand - limit
         choice = game.choice or "unnamed"
         chosen = () if choice == "unnamed" else tuple(choice.split("+"))
-        operations.discard(game, game.turn_player, count, chosen=chosen)
+        operations.discard(game, game.turn_player, count, chosen=chosen, cause=Cause.hand_size_rule.value)
         game.say(f"回合玩家{game.turn_player}丢弃{count}张手卡，手卡数目为{player.hand}张")
 
 
@@ -415,6 +434,15 @@ def window_chain1(frame: Frame) -> list[Choice]:
     chain only if its last action was a summon — 001 例1/例2), then spell speed 2+ (000 5–7)."""
     game = frame.game
     return effects.window_chain1(game, priority.holder(game) or game.turn_player)
+
+
+@chooser
+def window_fast_effects(frame: Frame) -> list[Choice]:
+    """CHAIN1 once the triggers are placed, fast effects only: after a summon that starts no chain
+    and after a chain the turn player may respond only with spell speed 2+; an ignition effect
+    needs the open game state (FET; PR17 p.109)."""
+    game = frame.game
+    return effects.window_chain1(game, priority.holder(game) or game.turn_player, ignition=False)
 
 
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
@@ -722,5 +750,22 @@ def calculate_damage(frame: Frame) -> None:
 @callback
 def send_battle_destroyed(frame: Frame) -> None:
     """End of the Damage Step: battle-destroyed monsters go to the graveyard
-    (004 ●战斗终了，将战斗破坏的怪兽送去墓地的时点)."""
+    (004 ●战斗终了，将战斗破坏的怪兽送去墓地的时点); effects lasting until the end of the Damage
+    Step end."""
     battle.send_destroyed(frame.game)
+    durations.end_at(frame.game, Duration.end_of_damage_step)
+
+
+@guard
+def battler_gone(frame: Frame) -> bool:
+    """The attacker, or the attack target of an attack that is not direct, has left the field
+    before damage calculation: there is no damage calculation, the Damage Step goes on to its end
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』; PR17 Damage Step)."""
+    return battle.battler_gone(frame.game)
+
+
+@callback
+def skip_damage_calculation(frame: Frame) -> None:
+    """No damage calculation: the battle does not count as fought, nothing is destroyed by battle
+    (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+    battle.skip_calculation(frame.game)

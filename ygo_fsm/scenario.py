@@ -13,6 +13,8 @@ The format
     name: Modern first turn has no draw and no Battle Phase     # required
     rule: 004 ●先攻第1回合游戏玩家的抽卡階段不能通常抽卡          # required: the clause it checks
     description: free text                                      # optional
+    cards:                     # the scenario's own cards (library format); optional
+      - {id: my_vanilla, name_ja: 通常モンスター, name_zh: 通常怪兽, type: monster, atk: 1500, level: 4}
     setup:                     # where the duel starts (a ygo_fsm.game.Setup); all optional
       profile: modern          # modern (004) | ocg2008 (000/001/002/003)
       turn: 1                  # turn number
@@ -59,10 +61,12 @@ The format
           cards: {jougen: graveyard}       # zones of named cards (hand, monster, spell_trap, graveyard …)
           monsters: {A: 1, B: 0}           # monsters each player controls
           positions: {face_down: face_down_defence}   # attack | defence | face_down_defence
+          atk: {jougen: 200}               # ATK / DEF of named monsters on the field
+          def: {jougen: 1300}
           attack: {attacker: a_monster_1, target: face_down, outcome: fought,
                    replayed: false, battle_damage: {A: 300}, destroyed: []}
                                            # the attack in progress, or else the last one
-                                           # (outcome: in_progress | cancelled | stopped | fought)
+                                           # (outcome: in_progress | cancelled | stopped | fought | no_battle)
           attacked: [a_monster_1]          # monsters that declared an attack this turn
                                            # (players.X.monsters are a_monster_1, a_monster_2 …)
       - refuse: enter_battle_phase         # this action must be refused (and leave the duel as it was)
@@ -77,6 +81,13 @@ is one of ``hieroglyph_tablet`` (limit 7), ``mist_of_weakness`` (5) or ``infinit
 ``skip_main_phase_1``, ``skip_battle_phase``, ``cannot_enter_battle_phase``,
 ``cannot_attack``).
 
+Cards come from the built-in library (``ygo_fsm/data/cards.yaml``), the files given with
+``ygo-fsm run --cards FILE``, the scenario's ``library: [file.yaml, …]`` (card files in the
+library format, relative to the scenario file) and its ``cards:``, in that order; a card id
+given twice (a scenario card named like a built-in one included) makes the file invalid
+rather than silently replacing a card. Every card is checked semantically
+(:func:`ygo_fsm.cards.card_problems`); the vocabulary is ``docs/effects.md``.
+
 Semantics
 =========
 * ``do`` applies each action with :meth:`Duel.apply <ygo_fsm.duel.Duel.apply>`. Without
@@ -90,14 +101,18 @@ Semantics
   named by its id in the machine file (``first_turn_no_draw``) or as ``machine.id``.
 * ``refuse`` is a failure when the action is offered; otherwise the duel must raise
   :class:`~ygo_fsm.errors.IllegalActionError` and stay exactly as it was.
+* ``legal``, ``not_legal`` and ``refuse`` name offered actions: a bare name (``activate``)
+  names every option of the action; a name with an option names that option and every
+  option extending it on the same card (``activate x`` names ``activate x``,
+  ``activate x>target`` and ``activate x#2>target``), so an item never misses an option only
+  because it left out the target.
 * ``pass_until`` takes ``pass`` while the state path is not inside the given state. Already
   inside it, it does nothing. It is a failure when a player who must act is not offered
   ``pass`` (a choice is needed: use ``do``), when the duel ends first, or when the state is
   not reached within :data:`PASS_LIMIT` passes.
 
 Every action name (``do``, ``refuse``, ``legal``, ``not_legal``) must be a player event
-declared in the machines (an action with an option is compared with its full text,
-``activate last_battle>jougen``; a bare name matches any of its options), every transition
+declared in the machines, every transition
 (``taken``, ``not_taken``) a declared transition, and every state (``expect.state``,
 ``pass_until``) a state path from the ``turn`` machine down (``battle_phase.end_step``);
 ``setup.phase`` must be a state of the ``turn`` machine. Otherwise — as for malformed YAML
@@ -105,6 +120,17 @@ declared in the machines (an action with an option is compared with its full tex
 :class:`~ygo_fsm.errors.ScenarioError` with one line naming the file and the item, e.g.
 ``tests/scenarios/x.yaml: steps[3].expect.lp.C (key): Input should be 'A' or 'B'``.
 Steps are numbered from 0.
+
+Limits
+======
+No real scenario comes near them; they keep any file from making the reader or the engine
+loop or allocate without bound. The file: at most 1 MiB of UTF-8 YAML, nested at most 50
+deep, integers of at most 18 digits, no duplicate or non-scalar keys, few aliases
+(:mod:`ygo_fsm.yamlio`). The scenario: at most :data:`MAX_STEPS` (2000) steps and
+:data:`MAX_STEP_ACTIONS` (200) actions per ``do``. The setup (:mod:`ygo_fsm.game`): LP at most
+1,000,000; hand, deck and graveyard at most 100 cards each; at most 12 library cards per
+player; turn numbers (``turn``, ``set_turn``, ``effects_on_turn``) at most 1000; ATK/DEF at
+most 1,000,000; at most 20 turn effects per turn.
 
 Outcomes and exit codes
 =======================
@@ -127,13 +153,12 @@ holds the last lines of the narrated trace; ``trace`` the whole trace.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -146,14 +171,18 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from .cards import CardSpec, default_library, merge, parse_cards, read_card_file
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, ScenarioError
 from .game import Setup, Zone, monster_uid, placement_uids
 from .loader import CITATION
 from .trace import TraceRecord, narrate
+from .yamlio import YamlInputError, parse_yaml, read_text
 
 __all__ = [
+    "MAX_STEPS",
+    "MAX_STEP_ACTIONS",
     "PASS_LIMIT",
     "DoStep",
     "ExpectStep",
@@ -171,8 +200,16 @@ __all__ = [
     "scenario_json_schema",
 ]
 
+SCENARIO_CITATION = rf"({CITATION.pattern}|^official: \S)"
+"""A scenario's ``rule:``: a seed citation, or ``official: <source>``."""
+
 PASS_LIMIT = 500
 """How many passes ``pass_until`` takes at most before it gives up."""
+
+MAX_STEPS = 2000
+"""The most steps a scenario may have (the longest shipped one has 41)."""
+MAX_STEP_ACTIONS = 200
+"""The most actions one ``do`` step may list."""
 
 TRACE_TAIL_LINES = 8
 """How many lines of the narrated trace a result's ``trace_tail`` keeps."""
@@ -196,11 +233,12 @@ def _one_or_many(value: object) -> object:
 ActionList = Annotated[
     list[ActionName],
     BeforeValidator(_one_or_many),
-    Field(min_length=1),
+    Field(min_length=1, max_length=MAX_STEP_ACTIONS),
     WithJsonSchema({
         "anyOf": [
             {"type": "string", "pattern": _NAME},
-            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1},
+            {"type": "array", "items": {"type": "string", "pattern": _NAME}, "minItems": 1,
+             "maxItems": MAX_STEP_ACTIONS},
         ],
         "description": "An action (name, optionally followed by the chosen option, e.g. "
                        "'activate last_battle>jougen'), or a list of actions taken in order.",
@@ -235,7 +273,7 @@ class AttackExpectation(_Model):
     attacker: str | None = None
     target: str | None = None
     """The target's uid, or ``direct``."""
-    outcome: Literal["in_progress", "cancelled", "stopped", "fought"] | None = None
+    outcome: Literal["in_progress", "cancelled", "stopped", "fought", "no_battle"] | None = None
     replayed: bool | None = None
     battle_damage: dict[Player, int] | None = None
     """Battle damage each player took in it (players not named took none)."""
@@ -274,6 +312,10 @@ class Expectation(_Model):
     """How many monsters each player controls."""
     positions: dict[str, Literal["attack", "defence", "face_down_defence"]] = Field(default_factory=dict)
     """Battle positions of named monsters: ``{sapphire_dragon: defence}``."""
+    atk: dict[str, int] = Field(default_factory=dict)
+    """ATK of named monsters on the field: ``{sapphire_dragon: 1900}``."""
+    defence: dict[str, int] = Field(default_factory=dict, alias="def")
+    """DEF of named monsters on the field."""
     attack: AttackExpectation | None = None
     """The attack in progress, or the last one that ended."""
     attacked: list[str] | None = None
@@ -348,18 +390,30 @@ class Scenario(_Model):
     """A scenario file (format version 3)."""
 
     name: str = Field(min_length=1)
-    rule: str = Field(pattern=CITATION.pattern)
-    """The seed clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``."""
+    rule: str = Field(pattern=SCENARIO_CITATION)
+    """The clause the scenario checks: seed file and clause marker, e.g. ``004 ●先攻…``, or for a
+    rule no seed states, ``official: `` and the official source (modern profile)."""
     description: str = ""
+    library: list[str] = Field(default_factory=list)
+    """Card files (the library format) whose cards the scenario uses, relative to the scenario file."""
+    cards: list[CardSpec] = Field(default_factory=list)
+    """Cards of the scenario's own (the library format). Neither these nor a ``library:`` file's
+    may reuse a built-in card's id: a clash is an invalid file."""
     setup: Setup = Field(default_factory=Setup)
-    steps: list[Step] = Field(min_length=1)
+    steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)
 
     _file: str = PrivateAttr(default="<scenario>")
+    _cards: dict[str, CardSpec] | None = PrivateAttr(default=None)
 
     @property
     def file(self) -> str:
         """The file the scenario was read from."""
         return self._file
+
+    @property
+    def card_library(self) -> dict[str, CardSpec] | None:
+        """The built-in library with the scenario's own cards (``None``: the built-in one)."""
+        return self._cards
 
 
 def scenario_json_schema() -> dict[str, Any]:
@@ -457,7 +511,7 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
             for key in ("legal", "not_legal"):
                 for number, name in enumerate(getattr(expect, key)):
                     action(f"{where}.expect.{key}[{number}]", name)
-            for uid in (*expect.cards, *expect.positions, *(expect.attacked or ())):
+            for uid in (*expect.cards, *expect.positions, *expect.atk, *expect.defence, *(expect.attacked or ())):
                 card(f"{where}.expect", uid)
             for link in expect.chain or ():
                 card(f"{where}.expect.chain", link.card)
@@ -474,50 +528,81 @@ def _check_names(scenario: Scenario, rulebook: Rulebook, source: str) -> None:
                                             "give a transition id from machines/*.yaml (or machine.id)")
 
 
-class _SafeUniqueKeyLoader(yaml.SafeLoader):
-    """``yaml.safe_load``'s loader, refusing a key given twice in one mapping (which
-    ``safe_load`` would silently resolve by keeping the last value)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str | int | float | bool) and key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
-
-
-def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None) -> Scenario:
-    """Parse scenario YAML text; ``source`` names it in errors. Raises :class:`ScenarioError`."""
+def parse_scenario(text: str, *, source: str = "<scenario>", rulebook: Rulebook | None = None,
+                   library: Mapping[str, CardSpec] | None = None) -> Scenario:
+    """Parse scenario YAML text; ``source`` names it in errors (and locates its ``library:``
+    files). ``library``: more cards to play with (``ygo-fsm run --cards``). Raises
+    :class:`ScenarioError`."""
     try:
-        raw = yaml.load(text, Loader=_SafeUniqueKeyLoader)  # a SafeLoader: safe loading
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "(file)"
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ScenarioError(f"{source}: {where}: invalid YAML: {problem}") from exc
+        raw = parse_yaml(text, source=source)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
     if not isinstance(raw, dict):
         raise ScenarioError(f"{source}: (file): expected a mapping with name, rule, setup and steps")
     try:
         scenario = Scenario.model_validate(raw)
     except ValidationError as exc:
         raise _schema_error(source, exc) from exc
+    scenario._cards = scenario_library(scenario, raw, source, extra=library)
+    _check_placements(scenario, source)
     _check_names(scenario, rulebook or default_rulebook(), source)
     scenario._file = source
     return scenario
 
 
-def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None) -> Scenario:
+def scenario_library(scenario: Scenario, raw: dict[str, Any], source: str,
+                     extra: Mapping[str, CardSpec] | None = None) -> dict[str, CardSpec] | None:
+    """The library a scenario plays with: the built-in cards, ``extra`` (cards given on the
+    command line), the cards of its ``library:`` files (relative to ``source``), then its own
+    ``cards:``. A card id given twice — a scenario card reusing a built-in id included — is an
+    error naming the file and the card; so is any card that fails the semantic checks."""
+    if not scenario.library and not scenario.cards and extra is None:
+        return None
+    base = Path(source).parent
+    layers: list[tuple[str, Mapping[str, CardSpec]]] = [("the built-in library", default_library())]
+    if extra is not None:
+        layers.append(("--cards", extra))
+    for number, name in enumerate(scenario.library):
+        found, problems = read_card_file(base / name)
+        if problems:
+            raise ScenarioError(f"{source}: library[{number}]: {problems[0]}")
+        layers.append((name, found))
+    if scenario.cards:
+        own, problems = parse_cards(raw.get("cards"), source=f"{source}: cards")
+        if problems:
+            raise ScenarioError(problems[0])
+        layers.append(("cards", own))
+    merged: dict[str, CardSpec] = {}
+    origin: dict[str, str] = {}
+    for where, cards in layers:
+        for card_id, card in cards.items():
+            if card_id in merged and merged[card_id] != card:
+                raise ScenarioError(f"{source}: {where}: card {card_id}: the id is already used by {origin[card_id]} "
+                                    "(a scenario's cards may not shadow another card: give it its own id)")
+            merged[card_id] = card
+            origin.setdefault(card_id, where)
+    return merge(merged)
+
+
+def _check_placements(scenario: Scenario, source: str) -> None:
+    """Every card the setup places is in the scenario's library."""
+    library = scenario.card_library or default_library()
+    for player, setup in scenario.setup.players.items():
+        for index, placement in enumerate(setup.cards):
+            if placement.card not in library:
+                raise ScenarioError(f"{source}: setup.players.{player}.cards[{index}].card: unknown card "
+                                    f"{placement.card!r}; give it in cards: or a library: file")
+
+
+def load_scenario(path: Path | str, *, rulebook: Rulebook | None = None,
+                  library: Mapping[str, CardSpec] | None = None) -> Scenario:
     """Read and validate a scenario file. Raises :class:`ScenarioError` (one line)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ScenarioError(f"{path}: (file): cannot read: {reason}") from exc
-    return parse_scenario(text, source=str(path), rulebook=rulebook)
+        text = read_text(path)
+    except YamlInputError as exc:
+        raise ScenarioError(str(exc)) from exc
+    return parse_scenario(text, source=str(path), rulebook=rulebook, library=library)
 
 
 # --- running ------------------------------------------------------------------------
@@ -613,9 +698,7 @@ def _do(duel: Duel, step: DoStep, where: str) -> None:
 
 def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
     item = f"{where}.refuse"
-    offered = [a for a in duel.legal_actions()
-               if (str(a) == step.refuse if " " in step.refuse else a.name == step.refuse)
-               and step.by in (None, a.player)]
+    offered = [a for a in duel.legal_actions() if names_option(step.refuse, a) and step.by in (None, a.player)]
     if offered:
         raise _fail(f"{item}: expected {step.refuse!r} to be refused{f' to {step.by}' if step.by else ''}, "
                     f"but it is offered to {offered[0].player} in {duel.state} "
@@ -632,6 +715,24 @@ def _refuse(duel: Duel, step: RefuseStep, where: str) -> None:
             raise _fail(f"{where}.reason: expected the refusal to mention {step.reason!r}, found: {exc}") from exc
         return
     raise _fail(f"{item}: expected {step.refuse!r} to be refused, but the duel accepted it")
+
+
+def names_option(item: str, action: Action) -> bool:
+    """Whether a scenario item (``legal``, ``not_legal``, ``refuse``) names the offered ``action``.
+
+    A bare name (``activate``) names every option of that action. An item with an option names
+    that option and every option that extends it on the same card: ``activate x`` names
+    ``activate x``, ``activate x>target`` and ``activate x#2…``; ``activate x#2`` names
+    ``activate x#2>target`` — so ``not_legal: [activate x]`` cannot pass vacuously because ``x``
+    happens to be offered only with a target.
+    """
+    name, choice = Action.parse(item)
+    if name != action.name:
+        return False
+    if choice is None:
+        return True
+    offered = action.choice or ""
+    return offered == choice or (offered.startswith(choice) and offered[len(choice)] in ">#")
 
 
 def _pass_until(duel: Duel, step: PassUntilStep, where: str) -> None:
@@ -688,11 +789,12 @@ def _check(duel: Duel, expect: Expectation, where: str, since: int) -> list[str]
     if expect.over is not None and duel.is_over != expect.over:
         found_over = f"over ({duel.end_reason})" if duel.is_over else "not over"
         problems.append(_expected_vs(f"{item}.over", "over" if expect.over else "not over", found_over))
-    offered = _names(duel.legal_actions())
-    offered_text = [str(action) for action in duel.legal_actions()]
+    legal_now = duel.legal_actions()
+    offered = _names(legal_now)
+    offered_text = [str(action) for action in legal_now]
 
     def is_offered(text: str) -> bool:
-        return text in offered_text if " " in text else text in offered
+        return any(names_option(text, action) for action in legal_now)
 
     for number, name in enumerate(expect.legal):
         if not is_offered(name):
@@ -747,6 +849,12 @@ def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list
                  "face_down_defence" if not found_card.face_up else found_card.position.value)
         if shown != wanted_position:
             problems.append(_expected_vs(f"{item}.positions.{uid}", wanted_position, shown))
+    for key, wanted_stats in (("atk", expect.atk), ("def", expect.defence)):
+        for uid, value in wanted_stats.items():
+            monster = next((c for p in duel.players.values() for c in p.monsters if c.uid == uid), None)
+            found_value = "not on the field" if monster is None else (monster.atk if key == "atk" else monster.defence)
+            if found_value != value:
+                problems.append(_expected_vs(f"{item}.{key}.{uid}", value, found_value))
     if expect.attack is not None:
         problems += _check_attack(duel, expect.attack, f"{item}.attack")
     if expect.attacked is not None:
@@ -806,7 +914,7 @@ def run_scenario(
     rulebook = rulebook or default_rulebook()
     source = scenario.file
     try:
-        duel = Duel(scenario.setup, rulebook=rulebook)
+        duel = Duel(scenario.setup, rulebook=rulebook, library=scenario.card_library)
     except (EngineError, ValueError) as exc:
         return ScenarioResult(scenario, Outcome.error, f"{source}: setup: {exc}", step=None)
     problem: _StepProblem | None = None

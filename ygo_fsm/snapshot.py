@@ -183,6 +183,7 @@ class CardDocument(_Strict):
     summoned_turn: int = Field(ge=0)
     position_changed_turn: int = Field(ge=0)
     attacked_turn: int = Field(ge=0)
+    arrival: int = Field(ge=0)
 
 
 class UnnamedCounts(_Strict):

@@ -30,6 +30,7 @@ guard names …) live in :mod:`ygo_fsm.loader`.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -149,6 +150,10 @@ class TransitionSpec(_Model):
     choices: str | None = Field(default=None, pattern=_ID)
     """Name of a chooser listing the options of a player action (e.g. which effect to
     activate); the action is offered once per option, and only when there is one."""
+    profile: str | None = Field(default=None, pattern=_ID)
+    """The rule profile (``modern`` or ``ocg2008``) this transition belongs to; ``None``: every
+    profile. A profile-scoped transition is enabled only in a duel of that profile; where the
+    profiles differ, each side's transition cites its own clause."""
     label: Label
     rule: str = ""
 
@@ -182,3 +187,27 @@ class MachineSpec(_Model):
     def outgoing(self, state_id: str) -> tuple[TransitionSpec, ...]:
         """Transitions leaving ``state_id``, in declaration order."""
         return tuple(t for t in self.transitions if t.source == state_id)
+
+
+class GuardSentence(_Model):
+    """What a guard asks, as a judge would say it (``machines/guards.yaml``).
+
+    The diagrams print ``zh`` / ``en`` on every edge the guard controls (``unless`` guards
+    as "unless …"). ``profile`` marks a guard that can hold under that rule profile only:
+    the transitions it enables exist in that profile only (DESIGN "Rule profiles").
+    """
+
+    zh: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+    rule: str = ""
+    profile: Literal["modern", "ocg2008"] | None = None
+
+    @property
+    def label(self) -> Label:
+        return Label(zh=self.zh, en=self.en)
+
+
+class GuardSentences(_Model):
+    """The whole guard-sentence file: ``guards: {name: {zh, en, rule, profile}}``."""
+
+    guards: dict[str, GuardSentence] = Field(default_factory=dict)

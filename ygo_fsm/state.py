@@ -45,7 +45,7 @@ class CardInstance:
 
     __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
                  "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
-                 "summoned_turn", "position_changed_turn", "attacked_turn")
+                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival")
 
     def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
                  atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
@@ -65,6 +65,8 @@ class CardInstance:
         self.summoned_turn = 0
         self.position_changed_turn = 0
         self.attacked_turn = 0
+        self.arrival = 0
+        """How many times it has arrived on the field (0: placed there by the setup, or never)."""
 
     @classmethod
     def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
@@ -77,6 +79,19 @@ class CardInstance:
             self.atk, self.defence = self.card.atk, self.card.defence
         self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
         self.summoned_by_own_effect = False
+
+    def arrive(self) -> None:
+        """It arrives on the field: a new monster, whatever card it is (004 ●即使因效果处理1只怪兽离场后
+        1只怪兽特殊召唤等结果上没有发生怪兽数量增减的场合，也视为怪兽数量发生变化). A change of battle
+        position or turning it face-down is not an arrival."""
+        self.arrival += 1
+
+    @property
+    def identity(self) -> str:
+        """Its identity on the field, ``<uid>@<arrival>``: separate from the card, new on every
+        arrival, so the replay check, the attack, an effect's target and once-per-turn bookkeeping
+        tied to a monster treat a returning card as a new monster."""
+        return f"{self.uid}@{self.arrival}"
 
     def copy(self) -> CardInstance:
         """An independent copy (every slot; the library card is shared)."""
@@ -98,6 +113,7 @@ class CardInstance:
         clone.summoned_turn = self.summoned_turn
         clone.position_changed_turn = self.position_changed_turn
         clone.attacked_turn = self.attacked_turn
+        clone.arrival = self.arrival
         return clone
 
     @property
@@ -218,6 +234,19 @@ class Occurrence:
     uid: str | None = None
     deferred: bool = False
     """Met while paying a summon's conditions (step 2): only mandatory triggers respond to it."""
+    cause: str = ""
+    """What caused it (a :class:`~ygo_fsm.cards.Cause` value: ``battle``, ``effect`` (by a card
+    effect), ``cost``, ``hand_size_rule`` (a rule, not a card effect: 004 手卡调整
+    ●…不视为「因效果从手卡丢弃」); ``""`` when nothing in particular)."""
+    by: str = ""
+    """The player whose card's effect caused it (``""``: none)."""
+    origin: str = ""
+    """Where the card came from (an :class:`~ygo_fsm.cards.Origin` value; ``""``: not a move)."""
+    together: bool = False
+    """It happened at the same time as the occurrence recorded just before it: the attack
+    declaration and "becomes the attack target", a monster destroyed and sent to the graveyard,
+    several monsters destroyed by one effect. Simultaneous occurrences are all "the last thing to
+    happen" for a 'when … you can' trigger (PR17 missing the timing)."""
 
 
 @dataclass(frozen=True)
@@ -234,6 +263,21 @@ class Expiry:
     """The ATK change to undo."""
     source: str
     """The card the effect came from (for narration)."""
+    kind: str = "atk"
+    """What ends: ``atk`` (an ATK/DEF change), ``control`` (the monster returns to its owner),
+    ``banished`` (the monster returns from banishment), ``negated`` (its effects apply again),
+    ``no_battle_damage`` (the controller takes battle damage again)."""
+    defence: int = 0
+    """The DEF change to undo."""
+    turn: int = 0
+    """For effects lasting several turns: the turn in which it ends (0: the first time its point comes)."""
+    identity: str = ""
+    """The changed monster's field identity: once it has left the field, a monster that comes back
+    is a new monster the effect no longer applies to (004 ●…也视为怪兽数量发生变化)."""
+
+    def applies(self, monster_identity: str | None) -> bool:
+        """It still applies to the monster whose field identity is ``monster_identity``."""
+        return not self.identity or self.identity == monster_identity
 
 
 @dataclass
@@ -262,6 +306,17 @@ class Link:
     nothing; a Spell/Trap Card whose own activation it was goes to the graveyard); ``effect`` —
     its effect was negated (the activation stands, it resolves nothing, the card is treated as
     resolved). ``negated`` is true for both (Yugipedia "Negate")."""
+    event_card: str | None = None
+    """The card whose event the effect answered (its ``what: event_card``)."""
+    event_card_identity: str = ""
+    """The event's card's field identity when the effect answered it on the field: it is that
+    monster only, not a new one after it left the field and came back (004 ●…也视为怪兽数量发生变化)."""
+    target_identity: str = ""
+    """The target's field identity when it was chosen: a target that left the field and came back
+    is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)."""
+    source_identity: str = ""
+    """The activating monster's field identity when it was activated on the field: "this card" in
+    its resolution is that monster only, not a new one after it left and came back."""
 
 
 @dataclass
@@ -313,10 +368,18 @@ class Attack:
     """The attack target's uid; ``None`` for a direct attack (or before it is chosen)."""
     direct: bool = False
     opponent_monsters: tuple[str, ...] = ()
-    """The opponent's monsters when the target was chosen (for replay)."""
+    """The opponent's monsters when the target was chosen, by field identity (for replay): a
+    monster that left the field and came back is a new monster (004 ●即使因效果处理1只怪兽离场后
+    1只怪兽特殊召唤等…也视为怪兽数量发生变化)."""
+    attacker_identity: str = ""
+    """The attacker's field identity (``CardInstance.identity``) when it declared the attack."""
+    target_identity: str = ""
+    """The attack target's field identity when it was chosen."""
     replayed: bool = False
-    outcome: Literal["", "cancelled", "stopped", "fought"] = ""
-    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over."""
+    outcome: Literal["", "cancelled", "stopped", "fought", "no_battle"] = ""
+    """``""`` while it goes on; ``cancelled``, ``stopped`` or ``fought`` once over; ``no_battle``
+    when a battler left the field in the Damage Step before damage calculation (004
+    ●未进行伤害计算的战斗不视为『进行战斗』)."""
     destroyed: list[str] = field(default_factory=list)
     battle_damage: dict[str, int] = field(default_factory=dict)
     applied: set[str] = field(default_factory=set)

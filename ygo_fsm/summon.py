@@ -22,12 +22,14 @@ it attacked; a Set monster may be flip summoned from the turn after it was Set.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .cards import CardSpec, EffectKind, Event, SpecialSummonCost
 from .effects import find, special_summons_forbidden
 from .events import emit
 from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position, Zone
 from .operations import to_graveyard
-from .state import CardInstance, Choice, GameState, Occurrence, Summon, SummonKind
+from .state import CardInstance, Choice, GameState, Summon, SummonKind
 
 KIND_TEXT = {"normal": "通常召唤", "set": "里侧表示通常召唤（SET）", "flip": "反转召唤", "special": "特殊召唤"}
 
@@ -155,7 +157,7 @@ def conditions_paid(game: GameState) -> None:
             graveyard.remove(card)
             game.players[summon.player].banished.append(card)
         game.say("从墓地把" + "".join(f"「{c.name}」" for c in banished) + "除外")
-    summon.deferred.extend(Occurrence(o.event, o.player, o.uid, deferred=True) for o in game.events)
+    summon.deferred.extend(replace(o, deferred=True) for o in game.events)
     game.events.clear()
 
 
@@ -190,6 +192,8 @@ def succeed(game: GameState) -> None:
         card = found[2]
         game.players[found[0]].zone_list(found[1]).remove(card)
     summon.card = None
+    if summon.kind != "flip":  # a flip summon turns a monster already on the field face-up
+        card.arrive()
     game.players[summon.player].monsters.append(card)
     if summon.kind == "flip":
         card.face_up = True
@@ -206,8 +210,10 @@ def succeed(game: GameState) -> None:
             event = Event.special_summoned if summon.kind == "special" else Event.normal_summoned
     game.events[:0] = summon.deferred
     emit(game, event, summon.player, card.uid)
-    if summon.kind == "flip":
-        emit(game, Event.flipped, summon.player, card.uid)
+    if summon.kind == "normal" and summon.tributes:  # normal summoned with tributes: one thing happening
+        emit(game, Event.tribute_summoned, summon.player, card.uid, together=True)
+    if summon.kind == "flip":  # flip summoned and flipped face-up: one thing happening
+        emit(game, Event.flipped, summon.player, card.uid, together=True)
     game.last_action_summon = summon.kind != "set"
     shown = "怪兽" if summon.kind == "set" else f"「{card.name}」"
     game.say(f"{shown}{KIND_TEXT[summon.kind]}成功")

@@ -21,8 +21,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .english import english_detail
 from .errors import TraceFormatError
 from .spec import Lang, MachineSpec
+from .yamlio import YamlInputError, read_text
+
+MAX_TRACE_BYTES = 64 * 1024 * 1024
+"""The largest trace file read (64 MiB)."""
 
 
 class ChainLink(BaseModel):
@@ -88,10 +93,11 @@ def loads(text: str, *, source: str = "<trace>") -> list[TraceRecord]:
 
 
 def read_jsonl(path: Path) -> list[TraceRecord]:
+    """Read a JSON Lines trace (UTF-8, at most :data:`MAX_TRACE_BYTES`)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceFormatError(f"{path}: cannot read: {exc}") from exc
+        text = read_text(path, limit=MAX_TRACE_BYTES)
+    except YamlInputError as exc:
+        raise TraceFormatError(str(exc)) from exc
     return loads(text, source=str(path))
 
 
@@ -112,7 +118,9 @@ def narrate(
 
     Each line gives the turn, the phase (from the state path), who acted, what happened
     (the transition's label) and, with ``rules``, the clause cited. A turn header starts
-    each turn.
+    each turn. In English (``lang="en"``) what happened in game terms (the records' ``detail``)
+    is told in English too (:func:`ygo_fsm.english.english_detail`); the clauses cited stay
+    as the seeds write them.
     """
     lang = Lang(lang)
     lines: list[str] = []
@@ -141,7 +149,7 @@ def narrate(
         if rules:
             line += f"  〔{record.rule}〕" if lang is Lang.zh else f"  [{record.rule}]"
         lines.append(line)
-        lines.extend(f"        {text}" for text in record.detail)
+        lines.extend(f"        {english_detail(text) if lang is Lang.en else text}" for text in record.detail)
     return "\n".join(lines) + ("\n" if lines else "")
 
 
