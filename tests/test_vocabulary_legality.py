@@ -11,6 +11,7 @@ from typing import Any
 
 from ygo_fsm import Duel, Setup, default_library, load_library, merge
 from ygo_fsm.effects import activation_refusals
+from ygo_fsm.game import Zone
 
 POOL = Path(__file__).resolve().parent / "scenarios" / "cards" / "pool.yaml"
 LIBRARY = merge(default_library(), load_library(POOL))
@@ -59,3 +60,13 @@ def test_pr17_p133_tokens_need_free_monster_zones() -> None:
     assert _codes(crowded, "sheep_pen") == ["free_monster_zone"]
     roomy = duel([{"card": "sheep_pen", "zone": "hand"}, *four[:3]])
     assert _offered(roomy, "sheep_pen")
+
+
+def test_yugipedia_field_zone_a_set_field_spell_is_a_set_spell_on_the_field() -> None:
+    """A Field Spell in the Field Zone is a Spell Card on the field (Yugipedia "Field Zone"): B's
+    「罠砕き」 (target 1 Set Spell/Trap on the field) may choose A's Set 「山」 and destroys it."""
+    game = duel([{"card": "mountain", "zone": "field_zone"}],
+                [{"card": "trap_breaker", "zone": "spell_trap"}])
+    for action in ["pass", "activate trap_breaker>mountain", "pass", "pass"]:
+        game.apply(action)
+    assert game.where("mountain") == ("A", Zone.graveyard)
