@@ -48,8 +48,9 @@ def library_setups(draw: st.DrawFn) -> Setup:
                                                                                  max_size=3))]
         cards += [{"card": card, "zone": "field_zone"} for card in draw(st.lists(st.sampled_from(FIELD_SPELLS),
                                                                                  max_size=1))]
+        # at most 12 named cards a player (game.MAX_NAMED_CARDS): 3 + 3 + 1 + 3 + 2
         cards += [{"card": card, "zone": "hand"} for card in draw(st.lists(st.sampled_from(MONSTERS + SPELLS_TRAPS),
-                                                                           max_size=4))]
+                                                                           max_size=3))]
         cards += [{"card": card, "zone": "graveyard"} for card in draw(st.lists(st.sampled_from(MONSTERS),
                                                                                 max_size=2))]
         players[player] = {"hand": draw(st.integers(0, 3)), "deck": draw(st.integers(0, 12)), "cards": cards,
