@@ -252,9 +252,10 @@ def test_a_normal_summon_pays_no_special_summon_cost() -> None:
 @pytest.mark.parametrize(("monsters", "may"), [(1, True), (0, False)])
 def test_dimension_magic_needs_a_monster_of_its_own(monsters: int, may: bool) -> None:
     """「ディメンション・マジック」 (001 主要流程1 例1/例2; its text: 自分フィールド上のモンスター１体をリリースし…):
-    its resolution tributes one of its controller's monsters, so with none it cannot be activated."""
+    its resolution tributes one of its controller's monsters, so with none it cannot be activated (a
+    Spellcaster in hand to summon is there either way: PR17 p.133, what the resolution needs)."""
     duel = duel_of({"monsters": [{"name": f"M{i}", "atk": 100} for i in range(monsters)],
-                    "cards": [{"card": "dimension_magic", "zone": "hand"}]})
+                    "cards": [{"card": "dimension_magic", "zone": "hand"}, {"card": "nephthys_guide", "zone": "hand"}]})
     assert ("dimension_magic" in offered(duel, "activate")) is may
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ygo_fsm import Duel, Setup
-from ygo_fsm.cards import CardType, default_library
+from ygo_fsm.cards import CardType, EffectKind, default_library
 from ygo_fsm.game import PLAYERS, other_player
 
 MAX_ACTIONS = 200
@@ -35,6 +35,8 @@ def placements(draw: st.DrawFn) -> dict[str, object]:
         zone = draw(st.sampled_from(["hand", "monster", "graveyard"]))
         return {"card": card_id, "zone": zone}
     zone = draw(st.sampled_from(["hand", "spell_trap", "spell_trap", "graveyard"]))
+    if zone == "spell_trap" and any(e.kind is EffectKind.field_spell for e in LIBRARY[card_id].effects):
+        zone = "hand"  # a Field Spell is Set in the Field Zone only (one per player)
     placement: dict[str, object] = {"card": card_id, "zone": zone}
     if zone == "spell_trap":
         placement["set_turn"] = 0
@@ -52,7 +54,7 @@ def setups(draw: st.DrawFn) -> Setup:
             "hand": draw(st.integers(0, 7)),
             "deck": draw(st.integers(1, 8)),
             "lp": draw(st.sampled_from([8000, 8000, 1000])),
-            # at most five monsters and five spells/traps on a field
+            # at most five monsters and five Set spells/traps on a field
             "cards": [c for c in cards if c["zone"] not in ("monster", "spell_trap")] + on_field[:5] + set_cards[:5],
         }
     return Setup.model_validate({

@@ -923,7 +923,8 @@ def test_the_player_whose_card_was_negated_gets_no_vandalgyon_trigger() -> None:
     only A's 「冥王竜ヴァンダルギオン」 may trigger; B's own copy is not offered (shipped card data)."""
     duel = Duel(card_id_uids(Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
                                                    "players": {
-        "A": {"cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
+        "A": {"monsters": [{"name": "M", "atk": 1000}],  # 「ブラック・ホール」 needs a monster to destroy (PR17 p.133)
+              "cards": [at("dark_hole"), at("royal_curse", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_a")]},
         "B": {"cards": [at("my_body_as_a_shield", "spell_trap", set_turn=0),
                         at("dark_ruler_vandalgyon", uid="vandal_b")]}}})))
@@ -1002,7 +1003,8 @@ def test_a_response_with_a_specific_timing_answers_only_the_newest_link() -> Non
     shipped = default_library()
     setup = Setup.model_validate({
         "profile": "ocg2008", "turn": 3, "phase": "main_phase_1",
-        "players": {"A": {"cards": [{"card": "dark_hole", "zone": "hand"},
+        "players": {"A": {"monsters": [{"name": "M", "atk": 1000}],  # something to destroy (PR17 p.133)
+                          "cards": [{"card": "dark_hole", "zone": "hand"},
                                     {"card": "soul_rope", "zone": "spell_trap", "uid": "a_set"}]},
                     "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"},
                                     {"card": "my_body_as_a_shield", "zone": "spell_trap"}]}}})
@@ -1082,7 +1084,8 @@ def test_maintenance_cost_is_processed_without_a_chain_link() -> None:
         "profile": "ocg2008", "turn": 3, "phase": "standby_phase",
         "players": {"A": {"cards": [{"card": "messenger_of_peace", "zone": "spell_trap", "face_up": True}]}}})
     duel = Duel(card_id_uids(setup), library={"messenger_of_peace": default_library()["messenger_of_peace"]})
-    assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace"]
+    assert [str(a) for a in duel.legal_actions()] == ["pass", "process messenger_of_peace",
+                                                      "process messenger_of_peace>destroy"]  # pay, or do not
     duel.apply("pass")
     duel.apply("pass")
     assert duel.state == "standby_phase.open.turn_player_handles"

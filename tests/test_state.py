@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import ygo_fsm
 from ygo_fsm import Duel, IllegalActionError, Profile, Setup
-from ygo_fsm.cards import CardType, default_library
+from ygo_fsm.cards import CardType, EffectKind, default_library
 from ygo_fsm.errors import StateFormatError
 from ygo_fsm.game import PLAYERS
 from ygo_fsm.snapshot import CardDocument, GameDocument
@@ -29,6 +29,9 @@ from ygo_fsm.state import CardInstance, GameState
 LIBRARY = default_library()
 MONSTERS = sorted(card.id for card in LIBRARY.values() if card.type is CardType.monster)
 SPELLS_TRAPS = sorted(card.id for card in LIBRARY.values() if card.type is not CardType.monster)
+FIELD_SPELLS = sorted(card.id for card in LIBRARY.values()
+                      if any(e.kind is EffectKind.field_spell for e in card.effects))
+SET_IN_ZONES = [card for card in SPELLS_TRAPS if card not in FIELD_SPELLS]  # Field Spells have their own zone
 
 
 @st.composite
@@ -42,10 +45,13 @@ def library_setups(draw: st.DrawFn) -> Setup:
             face_up = draw(st.booleans())
             cards.append({"card": card, "zone": "monster", "face_up": face_up,
                           "position": "attack" if face_up and draw(st.booleans()) else "defence"})
-        cards += [{"card": card, "zone": "spell_trap"} for card in draw(st.lists(st.sampled_from(SPELLS_TRAPS),
+        cards += [{"card": card, "zone": "spell_trap"} for card in draw(st.lists(st.sampled_from(SET_IN_ZONES),
                                                                                  max_size=3))]
+        cards += [{"card": card, "zone": "field_zone"} for card in draw(st.lists(st.sampled_from(FIELD_SPELLS),
+                                                                                 max_size=1))]
+        # at most 12 named cards a player (game.MAX_NAMED_CARDS): 3 + 3 + 1 + 3 + 2
         cards += [{"card": card, "zone": "hand"} for card in draw(st.lists(st.sampled_from(MONSTERS + SPELLS_TRAPS),
-                                                                           max_size=4))]
+                                                                           max_size=3))]
         cards += [{"card": card, "zone": "graveyard"} for card in draw(st.lists(st.sampled_from(MONSTERS),
                                                                                 max_size=2))]
         players[player] = {"hand": draw(st.integers(0, 3)), "deck": draw(st.integers(0, 12)), "cards": cards,

@@ -17,14 +17,16 @@ from hypothesis import strategies as st
 from test_chain_properties import setups
 
 from ygo_fsm import Duel, Setup
-from ygo_fsm.cards import CardType, default_library
+from ygo_fsm.cards import CardType, EffectKind, default_library
 from ygo_fsm.game import PLAYERS, card_id_uids
 from ygo_fsm.trace import TraceRecord
 from ygo_fsm.views import Observation, hidden_from
 
 LIBRARY = default_library()
 MONSTERS = sorted(k for k, v in LIBRARY.items() if v.type is CardType.monster)
-SPELLS_TRAPS = sorted(k for k, v in LIBRARY.items() if v.type is not CardType.monster)
+SPELLS_TRAPS = sorted(k for k, v in LIBRARY.items() if v.type is not CardType.monster
+                      and not any(e.kind is EffectKind.field_spell for e in v.effects))
+"""Cards Set in a Spell & Trap Zone (a Field Spell has the Field Zone of its own)."""
 
 
 def duel_of(players: dict[str, Any], *, turn_player: str = "A", phase: str = "main_phase_1",

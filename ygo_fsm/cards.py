@@ -302,6 +302,7 @@ class Op(str, Enum):
     tribute = "tribute"                        # one of the controller's other monsters goes to the graveyard
     replace_draw = "replace_draw"              # instead of the normal draw: a card from the deck to the hand (情况Ｂ)
     negate_activation = "negate_activation"    # the previous link; `destroy: true` destroys it too
+    negate_effect = "negate_effect"            # the previous link's effect: it resolves nothing, its activation stands
     negate_summon = "negate_summon"  # the summon in progress is negated (the monster goes to the graveyard)
     skip_phase = "skip_phase"                  # `what` (draw_phase, standby_phase …) in `to`'s next turn
     end_battle_phase = "end_battle_phase"      # the Battle Phase goes straight to its End Step
@@ -429,6 +430,27 @@ class Conditions(_Model):
     """The opponent has at most this many LP."""
 
 
+class Need(_Model):
+    """Something an effect's resolution needs, checked when it would be activated: a card or
+    effect cannot be activated unless what its resolution does can be done (PR17 pp.133–134).
+
+    Most needs follow from the resolution itself (:func:`ygo_fsm.legality.requirements`:
+    draws need cards in the deck, special summons a free Monster Zone …); ``needs:`` in the
+    card data declares the rest, e.g. a target that must be face-up."""
+
+    what: Literal["deck_cards", "hand_cards", "monster_on_field", "free_monster_zone", "card_in_deck",
+                  "card_in_hand", "card_in_graveyard", "face_up_target"]
+    """``deck_cards`` / ``hand_cards``: that many cards in the deck / hand; ``monster_on_field``;
+    ``free_monster_zone``; ``card_in_deck`` / ``card_in_hand`` / ``card_in_graveyard``: a card
+    that is ``card``; ``face_up_target``: the target must be face-up."""
+    amount: int = Field(default=1, ge=1)
+    """How many."""
+    who: Literal["controller", "opponent", "both", "either"] = "controller"
+    """Whose deck, hand, zones or cards (relative to the activating player)."""
+    card: str = ""
+    """For ``card_in_*``: what the card must be (a card filter)."""
+
+
 class Target(str, Enum):
     """What an effect chooses on activation."""
 
@@ -496,7 +518,7 @@ class EffectSpec(_Model):
     once_per_turn: bool = False
     """Activated at most once per turn (per copy of the card)."""
     once_per_turn_name: bool = False
-    """Activated at most once per turn for all copies of the card (『1ターンに1度…この効果は同名カード…』)."""
+    """Activated at most once per turn for all copies of the card together (『…同名カード…』; PR17)."""
     forbids: str = Field(default="", pattern="^(|special_summon)$")
     """For a continuous effect of a face-up card: what neither player may do while it applies
     (「昇霊術師 ジョウゲン」: special summons)."""
@@ -505,6 +527,15 @@ class EffectSpec(_Model):
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
     resolution: tuple[Operation, ...] = ()
     """What it does, in order (table *Operations*)."""
+    needs: tuple[Need, ...] = ()
+    """What its resolution needs at activation beyond what its operations imply (draws need cards
+    in the deck, searches a card that fits, special summons and tokens free Monster Zones …):
+    items ``{what: face_up_target}``, ``{what: card_in_graveyard, card: <filter>}`` … (PR17
+    pp.133–134)."""
+    maintenance: Literal["", "optional", "mandatory"] = ""
+    """For a processing effect whose ``cost`` keeps its card on the field (维持COST): ``optional``
+    — its controller pays or the card is destroyed; ``mandatory`` — it is paid, and the card is
+    destroyed only when it cannot be (Yugipedia "Maintenance cost"; 000 ●スタンバイフェイズ【２】)."""
 
     @property
     def spell_speed(self) -> int:

@@ -16,7 +16,6 @@ from .cards import (
     DURATION_PHASE,
     SPELL_KINDS,
     TRAP_KINDS,
-    CardSpec,
     CardType,
     Cause,
     Duration,
@@ -44,6 +43,8 @@ from .effects import (
 )
 from .events import emit, last_happened
 from .game import Zone
+from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
+from .maintenance import handle_maintenance
 from .operations import discard, run_operation, to_graveyard
 from .state import CardInstance, Choice, GameState, Link, Tier, Window
 from .targeting import target_gone
@@ -179,6 +180,10 @@ def activate(game: GameState, player: str, key: str) -> None:
         to_graveyard(game, other, destroyed=False, cause=Cause.cost.value)
         notes.append(f"把「{other.name}」做祭品")
     notes += _vocabulary_costs(game, player, card, effect, target)
+    game.check_lp()  # LP may be paid down to exactly 0: that player loses at once (PR17 p.43)
+    if game.is_over:
+        game.say(f"{player_text(game, player)}发动「{card.name}」，" + "，".join(notes))
+        return
     # what the cost did (tributes sent to the graveyard) can be responded to, with the activation
     answered = {occurrence.event for occurrence in game.events[before:]}
     answered.add(Event.card_activated)
@@ -191,15 +196,18 @@ def activate(game: GameState, player: str, key: str) -> None:
         answered.add(Event.targeted)
     if _destroys_monsters(effect):
         answered.add(Event.monster_destroying_activated)
+    card_activation = effect.kind in CARD_ACTIVATION_KINDS and (zone is Zone.hand or not card.face_up)
     if effect.kind in CARD_ACTIVATION_KINDS:
-        if zone is Zone.hand:
+        if effect.kind is EffectKind.field_spell:
+            notes.extend(place_field_spell(game, player, card))
+        elif zone is Zone.hand:
             move(game, card, Zone.spell_trap, player=player)
         card.face_up = True
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
     chosen_target = find(game, target) if target else None
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                events=frozenset(answered), event_card=event_card,
+                events=frozenset(answered), card_activation=card_activation, event_card=event_card,
                 event_card_identity=event_identity,
                 target_identity=(chosen_target[2].identity if chosen_target is not None
                                  and chosen_target[1] is Zone.monster else ""),
@@ -255,6 +263,21 @@ def _payer(candidates: list[CardInstance], target: str | None) -> CardInstance:
     return next((c for c in candidates if c.uid != target), candidates[0])
 
 
+def place_field_spell(game: GameState, player: str, card: CardInstance) -> list[str]:
+    """A Field Spell goes to its player's Field Zone (one per player, apart from the Spell & Trap
+    Zones); a card already there is first sent to the graveyard — by the rules, not destroyed
+    and not by an effect (Yugipedia "Field Zone": send the current Field Spell to the GY to
+    activate or Set another; Master Rule 3 onwards each player has their own)."""
+    notes = []
+    for old in list(game.players[player].field_spells):
+        if old is not card:
+            to_graveyard(game, old, destroyed=False)
+            notes.append(f"原来的场地魔法「{old.name}」送去墓地")
+    if find(game, card.uid) is None or find(game, card.uid)[1] is not Zone.field_zone:  # type: ignore[index]
+        move(game, card, Zone.field_zone, player=player)
+    return notes
+
+
 _MONSTER_TARGETS = (Target.opponent_monster, Target.any_monster, Target.own_monster, Target.optional_opponent_monster)
 
 
@@ -271,24 +294,14 @@ def begin_resolution(game: GameState) -> None:
     game.say("逆算")
 
 
-_STAYS_ON_FIELD = (EffectKind.continuous_spell, EffectKind.continuous_trap, EffectKind.field_spell,
-                   EffectKind.equip_spell)
-"""Card activations whose card stays on the field: once it has left, the activation does nothing."""
-
-
-def _needs_its_card_on_the_field(spec: CardSpec, effect: EffectSpec) -> bool:
-    """A continuous/field/equip card's activation, or the effect of a face-up spell or trap card
-    (「強制接収」's trigger): once the card has left the field it does nothing (000 ●エンドフェイズ【３】例
-    CHAIN2「サイクロン」效果处理，「強制接収」破坏 / CHAIN1「強制接収」效果不发)."""
-    return effect.kind in _STAYS_ON_FIELD or (effect.location is Location.field and spec.type is not CardType.monster)
-
-
 _LOCATION_ZONE = {Location.graveyard: Zone.graveyard, Location.hand: Zone.hand}
 _LOCATION_TEXT = {Location.graveyard: "墓地", Location.hand: "手卡"}
 
 
 def resolve_top_link(game: GameState) -> None:
-    """Resolve the newest link (逆算): skipped when negated, else its operations run."""
+    """Resolve the newest link (逆算): a link whose activation or effect was negated resolves
+    nothing, an effect whose card must be on the field and is not does nothing, else its
+    operations run — until the duel is decided."""
     link = game.chain.pop()
     game.note_resolution(link.number, link.uid, link.negated)
     found = find(game, link.uid)
@@ -297,10 +310,13 @@ def resolve_top_link(game: GameState) -> None:
     effect = spec.effects[link.effect] if spec is not None else None
     target = find(game, link.target) if link.target else None
     link.target_atk = target[2].atk if target is not None else 0
-    if link.negated:
+    results: list[str] = []
+    if link.negation == "effect":
+        game.say(f"CHAIN{link.number}「{link.name}」的效果被无效，不处理")
+    elif link.negated:
         game.say(f"CHAIN{link.number}「{link.name}」被无效不处理")
-    elif (effect is not None and spec is not None and _needs_its_card_on_the_field(spec, effect)
-          and (found is None or found[1] is not Zone.spell_trap)):
+    elif (effect is not None and card is not None and needs_card_on_field(card, effect, link.card_activation)
+          and not on_field(game, card.uid)):
         game.say(f"CHAIN{link.number}「{link.name}」已经不在场上，效果不处理")
     elif effect is not None and target_gone(game, effect, link):
         game.say(f"CHAIN{link.number}「{link.name}」的对象已经不在，效果不处理")
@@ -308,30 +324,73 @@ def resolve_top_link(game: GameState) -> None:
           and any(op.what == "self" for op in effect.resolution) and found[1] is not _LOCATION_ZONE[effect.location]):
         game.say(f"CHAIN{link.number}「{link.name}」已经离开{_LOCATION_TEXT[effect.location]}，效果不处理")
     elif effect is not None and card is not None:
-        results = [run_operation(game, op, link, card) for op in effect.resolution]
+        results = run_resolution(game, effect, link, card)
         # a continuous card whose activation only starts its effect says what now applies
-        lasting = effect.label if effect.kind in _STAYS_ON_FIELD and not effect.resolution else ""
+        lasting = effect.label if effect.kind in ON_FIELD_KINDS and not effect.resolution else ""
         done = "，".join(r for r in results if r) or lasting or "不发"
         game.say(f"CHAIN{link.number}「{link.name}」效果处理，{done}")
-    if card is not None and spec is not None and effect is not None and found is not None:
-        _after_resolution(game, found[1], card, effect, link)
-
-
-def _after_resolution(game: GameState, zone: Zone, card: CardInstance, effect: EffectSpec, link: Link) -> None:
-    """Normal and quick-play spells and normal traps go to the graveyard once resolved."""
-    where = find(game, card.uid)
-    if where is None or where[1] is not Zone.spell_trap:
+    if game.is_over:  # the duel ended: the rest of the resolution and of the chain is not resolved
+        if (effect is not None and len(results) < len(effect.resolution)) or game.chain:
+            game.say("决斗结束，之后的效果处理和连锁不进行")
         return
-    if link.negated or effect.kind in (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
-                                       EffectKind.counter_trap):
+    if card is not None and spec is not None and effect is not None and found is not None:
+        _after_resolution(game, card, effect, link)
+
+
+def run_resolution(game: GameState, effect: EffectSpec, link: Link, card: CardInstance) -> list[str]:
+    """Run an effect's operations in order, stopping the moment the duel is decided: the rest of
+    the resolution does not happen (PR17 p.43: the duel ends as soon as a player's LP reach 0
+    or a player cannot draw)."""
+    results = []
+    for op in effect.resolution:
+        results.append(run_operation(game, op, link, card))
+        if game.is_over:
+            break
+    return results
+
+
+def _after_resolution(game: GameState, card: CardInstance, effect: EffectSpec, link: Link) -> None:
+    """Which card leaves the field once the whole chain has resolved (:func:`send_resolved_cards`):
+    a resolved Normal or Quick-Play Spell, Normal or Counter Trap (its effect negated or not: the
+    activation stands), and a Spell/Trap Card whose own activation was negated — sent, not
+    destroyed. A face-up card whose effect's activation was negated stays (PR17 p.153; Yugipedia
+    "Negate": a Spell/Trap whose activation is negated is sent to the GY after the entire Chain
+    resolves; the activation of an effect negated, the card remains where it is)."""
+    where = find(game, card.uid)
+    if where is None or where[1] not in (Zone.spell_trap, Zone.field_zone):
+        return
+    if link.negation == "activation":
+        if link.card_activation:
+            game.leaving_after_chain.append((card.uid, False))
+        return
+    if effect.kind in _SENT_AFTER_RESOLUTION and link.card_activation:
         lingers = any(e.location is Location.lingering for e in (card.card.effects if card.card else ()))
-        if effect.kind is EffectKind.quick_play_spell and lingers and not link.negated:
-            move(game, card, Zone.lingering)
+        game.leaving_after_chain.append(
+            (card.uid, effect.kind is EffectKind.quick_play_spell and lingers and not link.negated))
+
+
+def send_resolved_cards(game: GameState) -> None:
+    """Once the whole chain has resolved, the cards :func:`_after_resolution` marked that are still
+    on the field go to the graveyard (or stay applying, 「ラストバトル！」): a card not removed by
+    another link's effect stays on the field until the entire chain has resolved (Yugipedia
+    "Negate"; "Extended Game Mechanics" ch. 6, yomifrog.lima-city.de)."""
+    leaving, game.leaving_after_chain = game.leaving_after_chain, []
+    for uid, lingers in leaving:
+        found = find(game, uid)
+        if found is None or found[1] not in (Zone.spell_trap, Zone.field_zone):
+            continue  # it already left the field (destroyed by a later-resolving link …)
+        if lingers:
+            move(game, found[2], Zone.lingering)
         else:
-            to_graveyard(game, card, destroyed=False, resolved=True)
+            to_graveyard(game, found[2], destroyed=False, resolved=True)
+
+
+_SENT_AFTER_RESOLUTION = (EffectKind.normal_spell, EffectKind.quick_play_spell, EffectKind.normal_trap,
+                          EffectKind.counter_trap)
 
 
 def finish_chain(game: GameState) -> None:
+    send_resolved_cards(game)
     game.chain_finished = True
 
 
@@ -341,15 +400,20 @@ def process_phase_effect(game: GameState, player: str, key: str) -> None:
     if key.startswith("until_"):
         _end_expiry(game, player, key.removeprefix("until_"))
         return
-    uid, index, _ = parse_key(key)
+    uid, index, option = parse_key(key)
     found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     card = found[2]
     effect = found[2].card.effects[index]
     assert effect.phase is not None
     game.handled.add((card.uid, index, game.turn, effect.phase.value))
+    if effect.maintenance:
+        game.say(f"{player_text(game, player)}处理「{card.name}」的维持COST：" + handle_maintenance(
+            game, player, card, effect, option))
+        if game.is_over or option is not None or not effect.resolution:
+            return
     link = Link(0, card.uid, index, player, 0, card.name)
-    results = [run_operation(game, op, link, card) for op in effect.resolution]
+    results = run_resolution(game, effect, link, card)
     game.say(f"{player_text(game, player)}处理「{card.name}」的效果，" + "，".join(r for r in results if r))
 
 

@@ -19,11 +19,22 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
-from .cards import CardSpec, CardType, default_library
+from .cards import CardSpec, CardType, EffectKind, default_library
 from .decks import deal
+from .effects import activation_refusals, parse_key
 from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
-from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, Profile, Setup, TurnEffect, Zone, placement_uids
+from .game import (
+    FIELD_ZONE_CAPACITY,
+    MONSTER_ZONES,
+    PLAYERS,
+    SPELL_TRAP_ZONES,
+    Profile,
+    Setup,
+    TurnEffect,
+    Zone,
+    placement_uids,
+)
 from .priority import holder as priority_holder
 from .refusals import why_not
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
@@ -110,15 +121,23 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             if placement.zone is Zone.spell_trap and card.type is CardType.monster:
                 raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
                                  "it cannot be placed in the spell/trap zone")
+            field_spell = any(effect.kind is EffectKind.field_spell for effect in card.effects)
+            if (placement.zone is Zone.field_zone) is not field_spell and placement.zone in (Zone.spell_trap,
+                                                                                           Zone.field_zone):
+                raise ValueError(f"players.{player}.cards[{index}]: a Field Spell goes in the field_zone, "
+                                 "and only a Field Spell does")
             face_down_attack = placement.face_up is False and placement.position.value == "attack"
             if placement.zone is Zone.monster and face_down_attack:
                 raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
-            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}.get(placement.zone)
+            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES,
+                     Zone.field_zone: FIELD_ZONE_CAPACITY}.get(placement.zone)
             if zones is not None and len(game.players[player].zone_list(placement.zone)) >= zones:
-                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full (5)")
+                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full "
+                                 f"({zones})")
             instance = CardInstance.of_card(uid, player, card)
             instance.position = placement.position
-            default_face_up = placement.zone is not Zone.spell_trap or card.type is CardType.monster
+            set_zone = placement.zone in (Zone.spell_trap, Zone.field_zone)
+            default_face_up = not set_zone or card.type is CardType.monster
             instance.face_up = default_face_up if placement.face_up is None else placement.face_up
             instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
             if placement.destroyed_this_turn:
@@ -429,7 +448,8 @@ class Duel:
             name, choice, player = action.name, action.choice, action.player if player is None else player
         else:
             name, choice = Action.parse(action)
-        return why_not(self.rulebook, self.game, self._options(), name, choice, player)
+        reason = why_not(self.rulebook, self.game, self._options(), name, choice, player)
+        return None if reason is None else reason + self._activation_refusals(choice, player)
 
     # --- the integer action space (ygo_fsm.actions) -----------------------------------
 
@@ -538,10 +558,24 @@ class Duel:
         reason = why_not(self.rulebook, self.game, options, name, choice, player)
         if reason is None:  # e.g. the option was named by a place that holds another card
             reason = f"{choice!r} is not one of its options" if choice else "choose one of its options"
+        reason += self._activation_refusals(choice, player)
         text = f"{name} {choice}" if choice else name
         if self._refusals is not None:
             self._refusals.append(Refusal(after=self._seq, action=text, player=player, reason=reason))
         raise IllegalActionError(text, self.state, offered, reason=reason)
+
+    def _activation_refusals(self, choice: str | None, player: str | None) -> str:
+        """What the named card's effect lacks to be activated (its cost, a zone, what its
+        resolution needs, a target: :func:`ygo_fsm.effects.activation_refusals`), as a clause
+        to add to a refusal; ``""`` when nothing is lacking or the option names no card."""
+        if not choice:
+            return ""
+        uid, index, _ = parse_key(choice)
+        holder = player or self.priority
+        if holder is None or self.game.find(uid) is None:
+            return ""
+        reasons = activation_refusals(self.game, holder, uid, index)
+        return "".join(f"; {uid}: {r.text} ({r.rule})" for r in reasons if r.code != "unknown")
 
     def copy(self) -> Duel:
         """An independent copy: applying actions to one leaves the other as it was."""
@@ -739,7 +773,8 @@ class Duel:
             game.check_lp()
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
-        if self.rulebook.runtime[frame.machine][frame.state].enters:
+        # a duel decided by this transition ends where it leads (PR17 p.43)
+        if not game.is_over and self.rulebook.runtime[frame.machine][frame.state].enters:
             self._enter_children()
         game.forget()
         self._option_cache = None
@@ -773,7 +808,8 @@ class Duel:
         if not self.game.chain:
             return ()
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
-                      "spell_speed": link.spell_speed, "negated": link.negated} for link in self.game.chain)
+                      "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
+                     for link in self.game.chain)
 
     def _settle(self) -> None:
         """Take engine transitions until a player must act or the duel is over; more than

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import durations, subjects, targeting
+from . import durations, legality, subjects, targeting
 from .cards import (
     DURATION_PHASE,
     ENDING_BY_THEMSELVES,
@@ -44,7 +44,7 @@ from .cards import (
     Target,
     Timing,
 )
-from .game import PROFILE_RULES, SPELL_TRAP_ZONES, Zone, other_player
+from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
 from .spec import ActivationLimit
 from .state import ZONE_ATTRIBUTES, CardInstance, Choice, Expiry, GameState
 
@@ -131,15 +131,19 @@ def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
             or effect.mandatory or effect.kind is EffectKind.trigger)
 
 
+_SET_ZONES = (Zone.spell_trap, Zone.field_zone)
+"""Where a Spell/Trap Card can be Set: a Spell & Trap Zone, or the Field Zone for a Field Spell."""
+
+
 def _location_ok(zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     location = effect.location
     if location is Location.hand:
         # a spell card activated from the hand may also be Set first and activated later
-        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone is Zone.spell_trap and not card.face_up)
+        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone in _SET_ZONES and not card.face_up)
     if location is Location.set:
-        return zone is Zone.spell_trap and not card.face_up
+        return zone in _SET_ZONES and not card.face_up
     if location is Location.field:
-        return zone in (Zone.monster, Zone.spell_trap) and card.face_up
+        return zone in FIELD_ZONES and card.face_up
     if location is Location.graveyard:
         return zone is Zone.graveyard
     return zone is Zone.lingering
@@ -171,7 +175,7 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False
     if not _vocabulary_conditions_hold(game, controller, card, effect):
         return False
-    is_set = zone is Zone.spell_trap and not card.face_up
+    is_set = zone in _SET_ZONES and not card.face_up
     if is_set and card.set_turn >= game.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
@@ -179,18 +183,25 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
     if effect.once_per_turn and (once_key(zone, card), effect_index(card, effect), game.turn) in game.used_once:
         return False
     if effect.once_per_turn_name and (name_key(card), effect_index(card, effect), game.turn) in game.used_once:
-        return False
-    if (effect.kind in SPELL_KINDS | TRAP_KINDS and zone is Zone.hand
-            and len(game.players[controller].spell_traps) >= SPELL_TRAP_ZONES):
-        return False  # 002 ●主要阶段1 ※包括发动中的魔法、陷阱，魔法、陷阱最多只能放在5个魔法陷阱区域里
-    cost = effect.cost
-    if cost.pay_lp and game.players[controller].lp < cost.pay_lp:
-        return False
-    if cost.tribute_other:
-        others = [m for m in game.players[controller].monsters if m is not card]
-        if len(others) < cost.tribute_other:
-            return False
-    return True
+        return False  # another copy of the card used it this turn (PR17, once per turn by card name)
+    # the cost, a zone for the card, what the resolution needs: one check (ygo_fsm.legality)
+    return not (effect.starts_chain_link and legality.refusals(game, controller, zone, card, effect))
+
+
+def activation_refusals(game: GameState, controller: str, uid: str, index: int = 0) -> list[legality.Refusal]:
+    """Why ``controller`` may not activate effect ``index`` of the card ``uid`` for what it
+    needs (:func:`ygo_fsm.legality.refusals`, and a target that fits), as data for ``why_not``.
+    Timing and conditions are the machines' and :func:`conditions_hold`'s."""
+    found = find(game, uid)
+    if found is None or found[2].card is None or index >= len(found[2].card.effects):
+        return [legality.Refusal("unknown", f"没有「{uid}」的第{index + 1}个效果", "")]
+    _, zone, card = found
+    effect = card.card.effects[index] if card.card is not None else None
+    assert effect is not None
+    reasons = legality.refusals(game, controller, zone, card, effect)
+    if not targets(game, controller, card, effect):
+        reasons.append(legality.Refusal("no_target", "没有可以选择的对象", legality.TARGET_RULE))
+    return reasons
 
 
 def name_key(card: CardInstance) -> str:
@@ -206,8 +217,9 @@ def once_key(zone: Zone, card: CardInstance) -> str:
 
 
 def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> bool:
-    """The conditions on the phase or step, the attack, the field and LP, and the costs of the
-    vocabulary (:class:`~ygo_fsm.cards.Conditions`, :class:`~ygo_fsm.cards.Cost`)."""
+    """The conditions on the phase or step, the attack, the field and LP of the vocabulary
+    (:class:`~ygo_fsm.cards.Conditions`); whether its cost can be paid is
+    :func:`ygo_fsm.legality.cost_refusals`."""
     conditions = effect.conditions
     state = game.players[controller]
     if conditions.during and not any(frame.state in conditions.during for frame in game.frames):
@@ -220,22 +232,8 @@ def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInst
         return False
     if conditions.lp_at_least is not None and state.lp < conditions.lp_at_least:
         return False
-    if (conditions.opponent_lp_at_most is not None
-            and game.players[other_player(controller)].lp > conditions.opponent_lp_at_most):
-        return False
-    cost = effect.cost
-    if cost.discard and state.hand - (1 if card in state.hand_cards else 0) < cost.discard:
-        return False
-    if cost.banish_from_graveyard and len([c for c in state.graveyard_cards if c is not card]) \
-            < cost.banish_from_graveyard:
-        return False
-    if cost.send_own_monster and len([m for m in state.monsters if m is not card]) < cost.send_own_monster:
-        return False
-    if cost.tribute_named:
-        named = [m for m in state.monsters if m is not card and m.card is not None and m.card.id == cost.tribute_named]
-        if len(named) < max(1, cost.tribute_other):
-            return False
-    return True
+    return not (conditions.opponent_lp_at_most is not None
+                and game.players[other_player(controller)].lp > conditions.opponent_lp_at_most)
 
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:
@@ -253,8 +251,9 @@ def destruction_determined(game: GameState, card: CardInstance) -> bool:
 
 
 def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
-    """The target options of an effect (``[None]`` when it takes none); a monster determined to be
-    destroyed by battle is not one (004)."""
+    """The target options of an effect (``[None]`` when it takes none): the cards that fit it
+    (:func:`ygo_fsm.legality.target_fits`); a monster determined to be destroyed by battle is not
+    one (004)."""
     options = _target_options(game, controller, card, effect)
     if game.attack is None or not game.attack.destroyed:
         return options
@@ -267,9 +266,16 @@ def _determined(game: GameState, uid: str) -> bool:
 
 
 def _target_options(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
-    target = effect.target
-    if target is Target.none:
+    if effect.target is Target.none:
         return [None]
+    candidates = _target_candidates(game, controller, card, effect)
+    if not effect.needs:
+        return candidates
+    return [uid for uid in candidates if uid is None or legality.target_fits(game, effect, uid)]
+
+
+def _target_candidates(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
+    target = effect.target
     opponent = other_player(controller)
     if target is Target.own_monster:
         return [m.uid for m in game.players[controller].monsters]
@@ -281,7 +287,8 @@ def _target_options(game: GameState, controller: str, card: CardInstance, effect
         return [m.uid for p in (controller, opponent) for m in game.players[p].monsters if m is not card
                 or not effect.cost.tribute_self]
     if target is Target.spell_trap:
-        return [c.uid for p in (controller, opponent) for c in game.players[p].spell_traps if c is not card]
+        return [c.uid for p in (controller, opponent)
+                for c in (*game.players[p].spell_traps, *game.players[p].field_spells) if c is not card]
     return targeting.options(game, controller, card, effect,
                              subjects.event_card(effect, controller, card, subjects.occurrences_now(game)))
 
@@ -307,9 +314,9 @@ def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target
 
 
 _LOCATION_ZONES: dict[Location, tuple[Zone, ...]] = {
-    Location.hand: (Zone.hand, Zone.spell_trap),  # a spell may be Set first, then activated
-    Location.field: (Zone.monster, Zone.spell_trap),
-    Location.set: (Zone.spell_trap,),
+    Location.hand: (Zone.hand, *_SET_ZONES),  # a spell may be Set first, then activated
+    Location.field: FIELD_ZONES,
+    Location.set: _SET_ZONES,
     Location.graveyard: (Zone.graveyard,),
     Location.lingering: (Zone.lingering,),
 }
@@ -428,8 +435,28 @@ def phase_processing(game: GameState, player: str) -> list[Choice]:
     for zone, card, index, effect in effects_of(game, player):
         if (effect.kind is EffectKind.processing and _phase_effect_pending(game, card, index, effect)
                 and conditions_hold(game, player, zone, card, effect)):
-            choices.append(Choice(choice_key(card, index, None), choice_label(game, card, effect, None)))
+            if effect.maintenance:
+                choices.extend(_maintenance_choices(game, player, card, index, effect))
+            else:
+                choices.append(Choice(choice_key(card, index, None), choice_label(game, card, effect, None)))
     return choices
+
+
+def _maintenance_choices(game: GameState, player: str, card: CardInstance, index: int,
+                         effect: EffectSpec) -> list[Choice]:
+    """Pay a maintenance cost, or not and the card is destroyed (:mod:`ygo_fsm.maintenance`)."""
+    payable = not legality.cost_refusals(game, player, card, effect)
+    choices = []
+    if payable:
+        choices.append(Choice(choice_key(card, index, None), f"「{card.name}」：支付维持COST"))
+    if effect.maintenance == "optional" or not payable:
+        choices.append(Choice(choice_key(card, index, MAINTENANCE_NOT_PAID),
+                              f"「{card.name}」：不支付维持COST，破坏这张卡"))
+    return choices
+
+
+MAINTENANCE_NOT_PAID = "destroy"
+"""The option of ``process`` that leaves a maintenance cost unpaid (the card is destroyed)."""
 
 
 def pending_phase_effects(game: GameState, player: str) -> bool:
@@ -502,7 +529,7 @@ def special_summons_forbidden(game: GameState) -> str:
     or ``""``."""
     for player in (game.turn_player, game.opponent):
         for zone, card, _, effect in effects_of(game, player):
-            if (effect.forbids == "special_summon" and zone in (Zone.monster, Zone.spell_trap)
+            if (effect.forbids == "special_summon" and zone in FIELD_ZONES
                     and card.face_up and not destruction_determined(game, card)):
                 return card.name
     return ""

@@ -475,7 +475,8 @@ def _pick(rng: random.Random, scene: str, duel: Duel, legal: Sequence[Action], *
     to passing — in ``battle`` duels, only once an attack is declared (cards kept until then), and
     when ``patient`` only from the Battle Step on; in ``damage_step`` duels, on to the attack and
     through its declaration, then anything in the Damage Step (where a battler may be banished
-    before damage calculation)."""
+    before damage calculation) — when ``patient``, only from damage calculation on, so that cards
+    are left to banish a battler during it."""
     if scene == "random":
         return rng.choice(legal)
     if scene == "damage_step" and "damage_step" not in duel.state:
@@ -483,6 +484,8 @@ def _pick(rng: random.Random, scene: str, duel: Duel, legal: Sequence[Action], *
         return rng.choice(onwards or legal)
     if scene == "damage_step":  # each of the Damage Step's points gets its turn
         acting = [a for a in legal if a.name != "pass"]
+        if patient and "damage_step.damage_calculation" not in duel.state:  # cards kept for damage calculation
+            return next((a for a in legal if a.name == "pass"), rng.choice(legal))
         return rng.choice(acting if acting and rng.random() < 0.3 else legal)
     doing = [a for a in legal if a.name != "pass"]
     stopping = [a for a in legal if a.name == "stop_attack"]

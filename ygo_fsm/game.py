@@ -183,6 +183,13 @@ class Zone(str, Enum):
     banished = "banished"
     lingering = "lingering"
     """Not a zone of the rules: a resolved card whose effect still applies (「ラストバトル！」)."""
+    field_zone = "field_zone"
+    """The Field Zone: a player's one zone for a Field Spell Card, apart from the five Spell &
+    Trap Zones (Konami OCG Perfect Rulebook 2017, the game mat; Yugipedia "Field Zone")."""
+
+
+FIELD_ZONES = (Zone.monster, Zone.spell_trap, Zone.field_zone)
+"""The zones that make up a player's field (cards there are "on the field")."""
 
 
 class CardPlacement(_Model):
@@ -325,6 +332,10 @@ MONSTER_ZONES = 5
 """Monster card zones per player (002 ●主要阶段1; 000)."""
 SPELL_TRAP_ZONES = 5
 """Spell and trap card zones per player (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
+
+
+FIELD_ZONE_CAPACITY = 1
+"""One Field Zone per player (Yugipedia "Field Zone": each player has one Field Zone)."""
 
 
 def monster_uid(player: str, index: int) -> str:

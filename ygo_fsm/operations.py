@@ -13,7 +13,8 @@ from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op
 from .durations import lasting
 from .effects import find, move, player_text, special_summons_forbidden
 from .events import emit
-from .game import MONSTER_ZONES, Position, TurnEffect, Zone, other_player
+from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player
+from .legality import matches
 from .state import CardInstance, Expiry, GameState, Link, PlayerState
 from .targeting import operands
 
@@ -30,8 +31,8 @@ def _player_for(game: GameState, link: Link, who: str) -> str:
     return other_player(link.controller)
 
 
-ORIGINS = {Zone.hand: "hand", Zone.monster: "field", Zone.spell_trap: "field", Zone.deck: "deck",
-           Zone.graveyard: "graveyard", Zone.banished: "banished"}
+ORIGINS = {Zone.hand: "hand", Zone.monster: "field", Zone.spell_trap: "field", Zone.field_zone: "field",
+           Zone.deck: "deck", Zone.graveyard: "graveyard", Zone.banished: "banished"}
 """The :class:`~ygo_fsm.cards.Origin` of a card leaving each zone."""
 
 
@@ -96,6 +97,7 @@ def run_operation(game: GameState, op: Operation, link: Link, card: CardInstance
     result = _operate(game, op, link, card)
     if result and op.op is not Op.special_summon:
         game.last_action_summon = False
+    game.check_lp()  # the duel ends the moment a player's LP reach 0 (PR17 p.43)
     return result
 
 
@@ -140,9 +142,7 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     if kind is Op.change_position:
         return _change_position(game, op, link, card)
     if kind is Op.draw:
-        player = _player_for(game, link, op.to)
-        drawn = sum(draw_card(game, player) for _ in range(op.amount or 1))
-        return f"{player}抽{drawn}张卡"
+        return _draw(game, op, link)
     if kind in (Op.return_to_hand, Op.return_to_deck):
         return _return(game, op, link, card)
     if kind is Op.destroy:
@@ -164,6 +164,8 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         return f"「{own[0].name}」作为祭品"
     if kind is Op.negate_activation:
         return _negate_previous(game, op, link)
+    if kind is Op.negate_effect:
+        return _negate_effect(game)
     if kind is Op.negate_summon:
         return _negate_summon(game)
     if kind is Op.last_battle_judgement:
@@ -237,9 +239,27 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     return ""
 
 
+def _draw(game: GameState, op: Operation, link: Link) -> str:
+    """Each player concerned draws; one who must draw more cards than their deck holds draws
+    what there is and loses, at once — both at the same moment is a draw (PR17 p.43; 004
+    ●卡组没有卡在需要抽卡却无卡可抽的场合，该玩家决斗败北)."""
+    players = [game.turn_player, game.opponent] if op.to == "both" else [_player_for(game, link, op.to)]
+    wanted = op.amount or 1
+    short: list[str] = []
+    texts = []
+    for player in players:
+        drawn = sum(draw_card(game, player) for _ in range(wanted))
+        if drawn < wanted:
+            short.append(player)
+        texts.append(f"{player}抽{drawn}张卡")
+    if short:
+        game.check_lp(cannot_draw=tuple(short))
+    return "，".join(texts)
+
+
 def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
     if op.what in ("self", "event_card"):
-        victims = [c for c in operands(game, op, link, card) if _zone(game, c) in (Zone.monster, Zone.spell_trap)]
+        victims = [c for c in operands(game, op, link, card) if _zone(game, c) in FIELD_ZONES]
     elif op.what == "all_monsters":
         victims = [m for p in (game.turn_player, game.opponent) for m in list(game.players[p].monsters)]
     elif op.what == "opponent_attack_position_monsters":
@@ -252,7 +272,7 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
                    and found[2].position is Position.attack else [])
     else:
         found = find(game, link.target) if link.target else None
-        victims = [found[2]] if found is not None and found[1] in (Zone.monster, Zone.spell_trap) else []
+        victims = [found[2]] if found is not None and found[1] in FIELD_ZONES else []
     for number, victim in enumerate(victims):  # all at once
         to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller, together=number > 0)
     if not victims:
@@ -267,7 +287,7 @@ def _send_all_but_target(game: GameState, link: Link) -> str:
     sent = []
     for player in (game.turn_player, game.opponent):
         state = game.players[player]
-        for zone in (Zone.hand, Zone.monster, Zone.spell_trap):
+        for zone in (Zone.hand, *FIELD_ZONES):
             for card in list(state.zone_list(zone)):
                 if card.uid != link.target and card.uid != link.uid:
                     to_graveyard(game, card, destroyed=False)
@@ -295,7 +315,7 @@ def _special_summon(game: GameState, op: Operation, link: Link, card: CardInstan
         sources = {"deck": game.players[link.controller].deck_cards,
                    "graveyard": game.players[link.controller].graveyard_cards}
         source = sources.get(op.from_, game.players[link.controller].hand_cards)
-        summoned_or_none = next((c for c in source if _matches(c, op.what)), None)
+        summoned_or_none = next((c for c in source if matches(c, op.what)), None)
         if summoned_or_none is None:
             return ""
         summoned = summoned_or_none
@@ -441,7 +461,7 @@ def _tokens(game: GameState, op: Operation, link: Link) -> str:
 def _search(game: GameState, op: Operation, link: Link) -> str:
     """A card matching ``what`` from the controller's deck to the hand: not a draw."""
     state = game.players[link.controller]
-    found = next((c for c in state.deck_cards if _matches(c, op.what)), None)
+    found = next((c for c in state.deck_cards if matches(c, op.what)), None)
     if found is None:
         return ""
     state.deck_cards.remove(found)
@@ -455,23 +475,14 @@ def _player_expiry(game: GameState, op: Operation, link: Link, player: str) -> E
                   turn=game.turn + op.turns if op.turns else 0)
 
 
-def _matches(card: CardInstance, what: str) -> bool:
-    if card.card is None:
-        return False
-    if what in ("monster", "spell", "trap"):
-        return card.card.type.value == what
-    if what.startswith("level_"):
-        return card.card.type.value == "monster" and card.level == int(what.removeprefix("level_"))
-    return card.card.id == what or card.race == what
-
-
 def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
     if not game.chain:
         return ""
     negated = game.chain[-1]
     negated.negated = True
+    negated.negation = "activation"
     found = find(game, negated.uid)
-    if found is not None and op.destroy and found[1] in (Zone.spell_trap, Zone.monster):
+    if found is not None and op.destroy and found[1] in (Zone.spell_trap, Zone.field_zone, Zone.monster):
         to_graveyard(game, found[2], destroyed=True, cause=Cause.effect.value, by=link.controller)
     own = find(game, link.uid)
     spec: CardSpec | None = own[2].card if own is not None else None
@@ -479,6 +490,20 @@ def _negate_previous(game: GameState, op: Operation, link: Link) -> str:
             and negated.controller != link.controller):
         emit(game, Event.activation_negated_by_counter_trap, negated.controller, negated.uid)
     return f"「{negated.name}」发动无效" + ("并且破坏" if op.destroy else "")
+
+
+def _negate_effect(game: GameState) -> str:
+    """The previous link's effect is negated: its activation stands (its cost stays paid, a
+    once-per-turn use is spent, a Normal Spell still goes to the graveyard after it), but it
+    resolves nothing (PR17 p.153; Yugipedia "Negate")."""
+    if not game.chain:
+        return ""
+    negated = game.chain[-1]
+    if negated.negated:
+        return ""
+    negated.negated = True
+    negated.negation = "effect"
+    return f"「{negated.name}」的效果无效"
 
 
 def _negate_summon(game: GameState) -> str:

@@ -195,6 +195,15 @@ def reference_page() -> str:
         "",
         *_model_table(cards.Cost),
         "",
+        "## Needs (`needs:`)",
+        "",
+        "An effect is activated only when its cost can be paid in full and what its resolution does "
+        "can be done (PR17 pp.133–134): what its operations imply (cards to draw or search, a monster "
+        "to destroy, free Monster Zones for special summons and tokens) is checked without saying; "
+        "`needs:` declares the rest.",
+        "",
+        *_model_table(cards.Need),
+        "",
         "## Operations",
         "",
         *_operations(),

@@ -33,7 +33,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .cards import CardSpec, SpecialSummonCost
 from .errors import StateFormatError
-from .game import MONSTER_ZONES, PLAYERS, SPELL_TRAP_ZONES, HandLimitEffect, Position, Profile, Setup, TurnEffect, Zone
+from .game import (
+    FIELD_ZONE_CAPACITY,
+    MONSTER_ZONES,
+    PLAYERS,
+    SPELL_TRAP_ZONES,
+    HandLimitEffect,
+    Position,
+    Profile,
+    Setup,
+    TurnEffect,
+    Zone,
+)
 from .rng import DuelRandom
 from .spec import StateSpec
 from .state import (
@@ -55,7 +66,7 @@ from .trace import TraceRecord
 FORMAT_VERSION = 1
 """The version of the state document; a document of another version is refused."""
 
-_ZONE_CAPACITY = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES}
+_ZONE_CAPACITY = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES, Zone.field_zone: FIELD_ZONE_CAPACITY}
 
 
 # --- out: the canonical document ----------------------------------------------------------
@@ -127,6 +138,7 @@ def game_document(game: GameState) -> dict[str, Any]:
         "summon": _encode(game.summon),
         "used_once": _encode(game.used_once),
         "draw_replaced_turn": game.draw_replaced_turn,
+        "leaving_after_chain": _encode(game.leaving_after_chain),
         "expiring": _encode(game.expiring),
         "discard_chosen": list(game.discard_chosen),
         "frames": [{"machine": f.machine, "state": f.state, "invoked_as": f.invoked_as, "parent": f.parent}
@@ -244,6 +256,7 @@ class GameDocument(_Strict):
     summon: SummonDocument | None
     used_once: list[tuple[str, int, int]]
     draw_replaced_turn: int = Field(ge=0)
+    leaving_after_chain: list[tuple[str, bool]] = Field(default_factory=list)
     expiring: list[Expiry]
     discard_chosen: list[str] = Field(default_factory=list)
     """The cards chosen so far at the hand size adjustment (uids, ``unnamed``)."""
@@ -289,7 +302,8 @@ def _player(document: PlayerDocument, player: str, library: Mapping[str, CardSpe
     return state
 
 
-def _check_frames(frames: list[FrameDocument], state_specs: Mapping[tuple[str, str], StateSpec]) -> None:
+def _check_frames(frames: list[FrameDocument], state_specs: Mapping[tuple[str, str], StateSpec],
+                  *, over: bool = False) -> None:
     expected_machine: str | None = "turn"
     parent: FrameDocument | None = None
     for index, frame in enumerate(frames):
@@ -307,7 +321,7 @@ def _check_frames(frames: list[FrameDocument], state_specs: Mapping[tuple[str, s
             raise StateFormatError(f"{where}: entered from {frame.parent}.{frame.invoked_as}, but the frame "
                                    f"below is {want_parent}.{want_invoked}")
         expected_machine, parent = spec.machine, frame
-    if expected_machine is not None and parent is not None:
+    if expected_machine is not None and parent is not None and not over:  # an ended duel enters no machine
         raise StateFormatError(f"game.frames: {parent.machine}.{parent.state} runs machine "
                                f"{expected_machine!r}, but no frame of it follows")
 
@@ -333,7 +347,7 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
             if card.uid in seen:
                 raise StateFormatError(f"game.players.{where}: card {card.uid!r} is also in {seen[card.uid]}")
             seen[card.uid] = where
-    _check_frames(document.frames, state_specs)
+    _check_frames(document.frames, state_specs, over=document.outcome.is_over)
     game = GameState(profile=document.profile, turn=document.turn, turn_player=document.turn_player,
                      library=library, state_specs=state_specs, players=players)
     game.turn_effects = {turn: frozenset(effects) for turn, effects in document.turn_effects.items()}
@@ -355,6 +369,7 @@ def game_from_document(data: Any, *, library: Mapping[str, CardSpec],
                              list(summon.deferred))
     game.used_once = set(document.used_once)
     game.draw_replaced_turn = document.draw_replaced_turn
+    game.leaving_after_chain = [(uid, lingers) for uid, lingers in document.leaving_after_chain]
     game.expiring = list(document.expiring)
     game.discard_chosen = list(document.discard_chosen)
     game.frames = [Frame(game, f.machine, f.state, f.invoked_as, f.parent) for f in document.frames]

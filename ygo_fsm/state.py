@@ -132,7 +132,8 @@ class CardInstance:
         return f"<{self.uid} {self.name}>"
 
 
-_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering")
+_ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck_cards", "banished", "lingering",
+               "field_spells")
 ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 """The :class:`PlayerState` attribute holding each zone's cards."""
 
@@ -159,6 +160,8 @@ class PlayerState:
         self.deck_cards: list[CardInstance] = []
         self.banished: list[CardInstance] = []
         self.lingering: list[CardInstance] = []
+        self.field_spells: list[CardInstance] = []
+        """The Field Zone (at most one card)."""
         for index, monster in enumerate(setup.monsters):
             self.monsters.append(CardInstance(
                 monster_uid(player, index), player, name=monster.name, atk=monster.atk,
@@ -211,6 +214,7 @@ class PlayerState:
         clone.deck_cards = [card.copy() for card in self.deck_cards]
         clone.banished = [card.copy() for card in self.banished]
         clone.lingering = [card.copy() for card in self.lingering]
+        clone.field_spells = [card.copy() for card in self.field_spells]
         return clone
 
     @property
@@ -294,6 +298,15 @@ class Link:
     and what its cost did: the events a response to this link may answer."""
     target_atk: int = 0
     """The target's ATK as the link starts resolving (「破壊輪」 deals it after destroying)."""
+    card_activation: bool = False
+    """The link is the activation of a Spell/Trap Card itself (from the hand or face-down), not
+    the activation of an effect of a card already face-up (PR17 p.153: a card's activation and an
+    effect's activation are negated differently)."""
+    negation: Literal["", "activation", "effect"] = ""
+    """How the link was negated: ``activation`` — its activation was negated (it resolves
+    nothing; a Spell/Trap Card whose own activation it was goes to the graveyard); ``effect`` —
+    its effect was negated (the activation stands, it resolves nothing, the card is treated as
+    resolved). ``negated`` is true for both (Yugipedia "Negate")."""
     event_card: str | None = None
     """The card whose event the effect answered (its ``what: event_card``)."""
     event_card_identity: str = ""
@@ -447,8 +460,8 @@ class GameState:
     __slots__ = (
         "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
-        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen", "frames",
-        "winner", "is_over", "end_reason", "rng",
+        "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen",
+        "leaving_after_chain", "frames", "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
         "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans",
     )
@@ -479,6 +492,9 @@ class GameState:
         self.used_once: set[tuple[str, int, int]] = set()
         """Once-per-turn effects used: (card uid, effect index, turn)."""
         self.draw_replaced_turn = 0
+        self.leaving_after_chain: list[tuple[str, bool]] = []
+        """Resolved Spell/Trap Cards that leave the field once the whole chain has resolved:
+        (uid, whether it lingers instead of going to the graveyard) (Yugipedia "Negate")."""
         self.expiring: list[Expiry] = []
         """Effects lasting until a phase (『…为止』), ended there without a chain link."""
         self.discard_chosen: list[str] = []
@@ -527,6 +543,7 @@ class GameState:
         clone.summon = self.summon.copy() if self.summon is not None else None
         clone.used_once = set(self.used_once)
         clone.draw_replaced_turn = self.draw_replaced_turn
+        clone.leaving_after_chain = list(self.leaving_after_chain)
         clone.expiring = list(self.expiring)
         clone.discard_chosen = list(self.discard_chosen)
         clone.frames = [Frame(clone, f.machine, f.state, f.invoked_as, f.parent) for f in self.frames]
@@ -620,20 +637,29 @@ class GameState:
         if self.attack is not None:
             self.attack.battle_damage[player] = self.attack.battle_damage.get(player, 0) + amount
 
-    def check_lp(self) -> None:
-        """A player at 0 LP loses; both at 0 is a draw (000 ●メインフェイズ１ 例 …攻击（对方LP 0））.
-        Called once an event that changed LP is over, so simultaneous damage is judged together."""
-        if self.is_over:
+    def check_lp(self, *, cannot_draw: tuple[str, ...] = ()) -> None:
+        """Judge the duel now: a player whose LP are 0 loses, and so does a player who had to
+        draw and could not (``cannot_draw``); both at the same moment is a draw (PR17 p.43,
+        winning and losing; 000 ●メインフェイズ１ 例 …攻击（对方LP 0）; Yugipedia "DRAW": both
+        players' LP reaching 0 simultaneously). Called as soon as an event that can decide the duel is over —
+        each cost paid, each operation of a resolution, each damage calculation — so what happens
+        at the same moment is judged together and nothing after it happens."""
+        players = self.players
+        if self.is_over or (not cannot_draw and players["A"].lp > 0 and players["B"].lp > 0):
             return
-        out = [p for p in PLAYERS if self.players[p].lp <= 0]
-        for player in out:
+        out_of_lp = [p for p in PLAYERS if self.players[p].lp <= 0]
+        for player in out_of_lp:
             self.players[player].lp = 0
-        if len(out) == 2:
-            self.end_duel(winner=None, reason="lp")
-            self.say("双方的基本分为0，平局")
-        elif out:
-            self.end_duel(winner=other_player(out[0]), reason="lp")
-            self.say(f"{out[0]}的基本分为0，{other_player(out[0])}获得决斗的胜利")
+        losers = [p for p in PLAYERS if p in out_of_lp or p in cannot_draw]
+        reason = "lp" if out_of_lp else "deck_out"
+        if len(losers) == 2:
+            self.end_duel(winner=None, reason=reason)
+            self.say("双方的基本分为0，平局" if len(out_of_lp) == 2 else "双方同时决斗败北，平局")
+        elif losers:
+            loser = losers[0]
+            self.end_duel(winner=other_player(loser), reason=reason if loser in out_of_lp else "deck_out")
+            cause = "的基本分为0" if loser in out_of_lp else "必须抽卡却不能抽卡"
+            self.say(f"{loser}{cause}，{other_player(loser)}获得决斗的胜利")
 
     def end_duel(self, *, winner: str | None, reason: str) -> None:
         """The duel is over (``winner`` ``None`` for a draw)."""

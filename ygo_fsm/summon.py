@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CardSpec, Event, SpecialSummonCost
+from .cards import CardSpec, EffectKind, Event, SpecialSummonCost
 from .effects import find, special_summons_forbidden
 from .events import emit
-from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position
+from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position, Zone
 from .operations import to_graveyard
 from .state import CardInstance, Choice, GameState, Summon, SummonKind
 
@@ -245,10 +245,15 @@ def change_position(game: GameState, uid: str) -> None:
 
 def settable_spell_traps(game: GameState) -> list[Choice]:
     player = game.players[game.turn_player]
-    if len(player.spell_traps) >= SPELL_TRAP_ZONES:
-        return []
     return [Choice(c.uid, f"「{c.name}」") for c in player.hand_cards
-            if c.card is not None and c.card.type.value in ("spell", "trap")]
+            if c.card is not None and c.card.type.value in ("spell", "trap")
+            and (is_field_spell(c) or len(player.spell_traps) < SPELL_TRAP_ZONES)]
+
+
+def is_field_spell(card: CardInstance) -> bool:
+    """A Field Spell Card: it is Set and activated in the Field Zone, never a Spell & Trap Zone
+    (Yugipedia "Field Zone")."""
+    return card.card is not None and any(e.kind is EffectKind.field_spell for e in card.card.effects)
 
 
 def set_spell_trap(game: GameState, uid: str) -> None:
@@ -256,8 +261,11 @@ def set_spell_trap(game: GameState, uid: str) -> None:
     found = find(game, uid)
     assert found is not None, uid
     card = found[2]
+    if is_field_spell(card):  # a card already in the Field Zone is sent to the graveyard first
+        for old in list(game.players[game.turn_player].field_spells):
+            to_graveyard(game, old, destroyed=False)
     game.players[found[0]].hand_cards.remove(card)
-    game.players[game.turn_player].spell_traps.append(card)
+    game.players[game.turn_player].zone_list(Zone.field_zone if is_field_spell(card) else Zone.spell_trap).append(card)
     card.face_up = False
     card.set_turn = game.turn
     emit(game, Event.set_card, game.turn_player, uid)

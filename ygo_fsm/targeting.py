@@ -13,7 +13,7 @@ are the operations' own (:mod:`ygo_fsm.operations`).
 from __future__ import annotations
 
 from .cards import EffectSpec, Operation, Target
-from .game import Zone, other_player
+from .game import FIELD_ZONES, Zone, other_player
 from .state import CardInstance, GameState, Link
 
 GRAVEYARD_TARGETS = frozenset({Target.own_graveyard_monster, Target.opponent_graveyard_monster,
@@ -47,14 +47,20 @@ def options(game: GameState, controller: str, card: CardInstance, effect: Effect
     if target is Target.graveyard_monster:
         return [c.uid for p in both for c in _monsters_in_graveyard(game, p)]
     if target is Target.field_card:
-        return [c.uid for p in both for c in (*game.players[p].monsters, *game.players[p].spell_traps) if c is not card]
+        return [c.uid for p in both for c in (*game.players[p].monsters, *_spell_traps(game, p)) if c is not card]
     if target is Target.set_spell_trap:
-        return [c.uid for p in both for c in game.players[p].spell_traps if not c.face_up and c is not card]
+        return [c.uid for p in both for c in _spell_traps(game, p) if not c.face_up and c is not card]
     if target is Target.face_up_spell_trap:
-        return [c.uid for p in both for c in game.players[p].spell_traps if c.face_up and c is not card]
+        return [c.uid for p in both for c in _spell_traps(game, p) if c.face_up and c is not card]
     if target is Target.event_card:
         return [event_card] if event_card is not None else []
     return [None]
+
+
+def _spell_traps(game: GameState, player: str) -> list[CardInstance]:
+    """The Spell/Trap Cards ``player`` has on the field: the Spell & Trap Zones and the Field Zone
+    (Yugipedia "Field Zone": a Field Spell there is a Spell Card on the field)."""
+    return [*game.players[player].spell_traps, *game.players[player].field_spells]
 
 
 def target_gone(game: GameState, effect: EffectSpec, link: Link) -> bool:
@@ -67,7 +73,7 @@ def target_gone(game: GameState, effect: EffectSpec, link: Link) -> bool:
     if effect.target in GRAVEYARD_TARGETS:
         return found[1] is not Zone.graveyard
     # a target that left the field and came back is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)
-    return (found[1] not in (Zone.monster, Zone.spell_trap)
+    return (found[1] not in FIELD_ZONES
             or (bool(link.target_identity) and found[2].identity != link.target_identity))
 
 

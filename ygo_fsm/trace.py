@@ -40,6 +40,8 @@ class ChainLink(BaseModel):
     controller: str
     spell_speed: int
     negated: bool = False
+    negation: Literal["", "activation", "effect"] = ""
+    """How it was negated: its activation, or its effect (PR17 p.153)."""
 
 
 class Counts(BaseModel):

@@ -1,0 +1,74 @@
+"""Activation legality (:mod:`ygo_fsm.legality`) for the operations and costs of the effect
+vocabulary: a card or effect can be activated only when its cost can be paid in full and what its
+resolution does can be done at that moment (PR17 pp.133–134, p.145; Yugipedia "Cost": a cost
+that cannot be paid in full cannot be paid). Cards from the generic pool
+(tests/scenarios/cards/pool.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers import judge_duel
+
+from ygo_fsm import Duel, Setup, default_library, load_library, merge
+from ygo_fsm.effects import activation_refusals
+from ygo_fsm.game import Zone
+
+POOL = Path(__file__).resolve().parent / "scenarios" / "cards" / "pool.yaml"
+LIBRARY = merge(default_library(), load_library(POOL))
+
+
+def duel(a: list[dict[str, Any]], b: list[dict[str, Any]] | None = None, **a_setup: Any) -> Duel:
+    players = {"A": {"cards": a, **a_setup}, "B": {"cards": b or []}}
+    setup = Setup.model_validate({"profile": "modern", "turn": 3, "phase": "main_phase_1", "players": players})
+    return judge_duel(setup, library=LIBRARY)
+
+
+def _offered(duel: Duel, card: str) -> bool:
+    return any(str(action).startswith(f"activate {card}") for action in duel.legal_actions())
+
+
+def _codes(duel: Duel, card: str) -> list[str]:
+    return [reason.code for reason in activation_refusals(duel.game, "A", card)]
+
+
+def test_pr17_p133_a_search_needs_a_card_that_fits_in_the_deck() -> None:
+    """「斥候の号令」 adds a beast from the deck to the hand: with no beast in the deck it cannot be
+    activated; with one it can (PR17 pp.133–134)."""
+    hand = [{"card": "scout_call", "zone": "hand"}, {"card": "plain_warrior", "zone": "hand"}]
+    without = duel(hand, hand=0, deck=3)
+    assert not _offered(without, "scout_call")
+    assert _codes(without, "scout_call") == ["card_in_deck"]
+    with_beast = duel([*hand, {"card": "deck_beast", "zone": "deck"}], hand=0, deck=3)
+    assert _offered(with_beast, "scout_call")
+    assert _codes(with_beast, "scout_call") == []
+
+
+def test_yugipedia_cost_a_discard_cost_needs_another_card_in_the_hand() -> None:
+    """「斥候の号令」's cost is discarding 1 card: the card itself does not pay it, so alone in the
+    hand it cannot be activated (Yugipedia "Cost"; PR17 p.145)."""
+    alone = duel([{"card": "scout_call", "zone": "hand"}, {"card": "deck_beast", "zone": "deck"}], hand=0, deck=3)
+    assert not _offered(alone, "scout_call")
+    assert _codes(alone, "scout_call") == ["cost_discard"]
+
+
+def test_pr17_p133_tokens_need_free_monster_zones() -> None:
+    """「羊の囲い」 special summons 2 tokens: with only 1 free Monster Zone it cannot be activated
+    (PR17 pp.133–134: what the resolution does must be possible)."""
+    four = [{"card": "plain_warrior", "zone": "monster"} for _ in range(4)]
+    crowded = duel([{"card": "sheep_pen", "zone": "hand"}, *four])
+    assert not _offered(crowded, "sheep_pen")
+    assert _codes(crowded, "sheep_pen") == ["free_monster_zone"]
+    roomy = duel([{"card": "sheep_pen", "zone": "hand"}, *four[:3]])
+    assert _offered(roomy, "sheep_pen")
+
+
+def test_yugipedia_field_zone_a_set_field_spell_is_a_set_spell_on_the_field() -> None:
+    """A Field Spell in the Field Zone is a Spell Card on the field (Yugipedia "Field Zone"): B's
+    「罠砕き」 (target 1 Set Spell/Trap on the field) may choose A's Set 「山」 and destroys it."""
+    game = duel([{"card": "mountain", "zone": "field_zone"}],
+                [{"card": "trap_breaker", "zone": "spell_trap"}])
+    for action in ["pass", "activate trap_breaker>mountain", "pass", "pass"]:
+        game.apply(action)
+    assert game.where("mountain") == ("A", Zone.graveyard)
