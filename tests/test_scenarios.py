@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ygo_fsm import Duel, ScenarioError, Setup
 from ygo_fsm import scenario as scenario_module
+from ygo_fsm import scenario_play
 from ygo_fsm.scenario import (
     PASS_LIMIT,
     Outcome,
@@ -251,7 +252,7 @@ def test_pass_until() -> None:
 
 
 def test_pass_until_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scenario_module, "PASS_LIMIT", 3)
+    monkeypatch.setattr(scenario_play, "PASS_LIMIT", 3)
     result = run_inline("- pass_until: end_phase\n")
     assert result.outcome is Outcome.failed
     assert "end_phase not reached within 3 passes" in result.message

@@ -1,0 +1,68 @@
+"""The registry of rule functions: guards, callbacks and choosers, by the names the machine
+files use (``GUARDS``, ``CALLBACKS``, ``CHOOSERS``), and the helpers they share. The functions
+themselves live by concern in :mod:`ygo_fsm.turn_rules`, :mod:`ygo_fsm.chain_rules`,
+:mod:`ygo_fsm.summon_rules` and :mod:`ygo_fsm.battle_rules`; :mod:`ygo_fsm.rules` loads them all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from . import priority
+from .game import TurnEffect
+from .state import Choice, Frame
+
+Guard = Callable[["Frame"], bool]
+Callback = Callable[["Frame"], None]
+Chooser = Callable[["Frame"], list[Choice]]
+
+GUARDS: dict[str, Guard] = {}
+CALLBACKS: dict[str, Callback] = {}
+CHOOSERS: dict[str, Chooser] = {}
+
+
+def guard(func: Guard) -> Guard:
+    """Register ``func`` as a guard under its own name."""
+    GUARDS[func.__name__] = func
+    return func
+
+
+def callback(func: Callback) -> Callback:
+    """Register ``func`` as a callback under its own name."""
+    CALLBACKS[func.__name__] = func
+    return func
+
+
+def chooser(func: Chooser) -> Chooser:
+    """Register ``func`` as a chooser (it lists a player action's options) under its own name."""
+    CHOOSERS[func.__name__] = func
+    return func
+
+
+def _acting(frame: Frame) -> str:
+    """The player taking the action being applied (or the one who must act)."""
+    game = frame.game
+    return priority.acting(game)
+
+
+def _choice(frame: Frame) -> str:
+    choice = frame.game.choice
+    assert choice is not None, "a transition with choices was taken without one"
+    return choice
+
+
+_CITATION = re.compile(r"\((\d{3}[^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def guard_citation(name: str) -> str:
+    """The clause a guard's docstring cites (the last parenthesised ``NNN …`` in it), or ``""``."""
+    func = GUARDS.get(name)
+    found = _CITATION.findall(" ".join((func.__doc__ or "").split())) if func else []
+    return found[-1] if found else ""
+
+
+def _applies(frame: Frame, effect: TurnEffect) -> bool:
+    return frame.game.effect_applies(effect)
+
+
