@@ -12,9 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ygo_fsm import Duel, ScenarioError, Setup
+from ygo_fsm import Duel, ScenarioError, Setup, scenario_play
 from ygo_fsm import scenario as scenario_module
-from ygo_fsm import scenario_play
 from ygo_fsm.scenario import (
     PASS_LIMIT,
     Outcome,
