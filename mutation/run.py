@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "mutation" / "config.toml"
 EQUIVALENT = ROOT / "mutation" / "equivalent.yaml"
 WORK = ROOT / ".mutation"
-COPIED = ("ygo_fsm", "machines", "tests", "diagrams", "mutation", "pyproject.toml", "README.md")
+COPIED = ("ygo_fsm", "machines", "tests", "diagrams", "docs", "mutation", "pyproject.toml", "README.md")
 ACTOR_SWAP = {"turn_player": "opponent", "opponent": "turn_player", "priority_holder": "turn_player",
               "engine": "turn_player"}
 
