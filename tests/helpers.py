@@ -29,3 +29,17 @@ def judge_duel(setup: Setup | None = None, **options: Any) -> Duel:
     """A duel whose cards given no uid are named by their card id, as scenario files name them
     (:func:`ygo_fsm.game.card_id_uids`): the judge's names, for tests that name cards."""
     return Duel(card_id_uids(setup) if setup is not None else None, **options)
+
+
+def legal(duel: Duel) -> list[str]:
+    """The legal actions' texts."""
+    return [str(action) for action in duel.legal_actions()]
+
+
+def pass_to(duel: Duel, path: str, limit: int = 60) -> None:
+    """Pass (whoever holds priority) until the duel is in ``path`` or a state inside it."""
+    for _ in range(limit):
+        if duel.in_state(path):
+            return
+        duel.apply("pass")
+    raise AssertionError(f"{path} not reached; now {duel.state}")

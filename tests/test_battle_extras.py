@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import legal
+from helpers import pass_to as pass_until
+
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec
 from ygo_fsm.game import Zone, card_id_uids
@@ -12,18 +15,6 @@ from ygo_fsm.game import Zone, card_id_uids
 
 def library(*cards: dict[str, Any]) -> dict[str, CardSpec]:
     return {card["id"]: CardSpec.model_validate(card) for card in cards}
-
-
-def legal(duel: Duel) -> list[str]:
-    return [str(action) for action in duel.legal_actions()]
-
-
-def pass_until(duel: Duel, path: str, limit: int = 60) -> None:
-    for _ in range(limit):
-        if duel.in_state(path):
-            return
-        duel.apply("pass")
-    raise AssertionError(f"{path} not reached; now {duel.state}")
 
 
 def test_opponent_chooses_the_target_under_noble_de_noir() -> None:

@@ -9,24 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from helpers import card_spec, judge_duel, library
+from helpers import card_spec, judge_duel, legal, library
+from helpers import pass_to as pass_until
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.cards import CardSpec, default_library, register_resolution
 from ygo_fsm.effects import find, move
 from ygo_fsm.game import Zone
-
-
-def legal(duel: Duel) -> list[str]:
-    return [str(action) for action in duel.legal_actions()]
-
-
-def pass_until(duel: Duel, path: str, limit: int = 60) -> None:
-    for _ in range(limit):
-        if duel.in_state(path):
-            return
-        duel.apply("pass")
-    raise AssertionError(f"{path} not reached; now {duel.state}")
 
 
 def battle(profile: str, cards_a: Sequence[dict[str, Any]] = (), cards_b: Sequence[dict[str, Any]] = (),
