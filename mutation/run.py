@@ -156,8 +156,11 @@ def sampled(keys: list[tuple[str, str, str]], fraction: float, *, per_file: bool
 
 
 def yaml_mutants(path: Path, operators: list[str]) -> Iterator[tuple[Mutant, dict[str, Any]]]:
-    """Every mutant of one machine file, with the mutated document."""
+    """Every mutant of one machine file, with the mutated document (none for the guard-sentence
+    file beside the machines, which declares no machine)."""
     original = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(original, dict) or "transitions" not in original:
+        return
     machine = original["id"]
     states = [state["id"] for state in original["states"]]
     file = f"machines/{path.name}"
