@@ -94,18 +94,28 @@ def _codes(game: GameState) -> dict[str, int]:
     return entry[1]
 
 
-def _code(card: CardInstance, codes: dict[str, int]) -> float:
-    return float(codes.get(card.card.id, 0)) if card.card is not None else 0.0
+def _code(card: str | None, codes: dict[str, int]) -> float:
+    """The code of a library card id (0: no card, or one the player may not know)."""
+    return float(codes.get(card, 0)) if card is not None else 0.0
+
+
+def _stat(value: int | None) -> float:
+    return value / 1000 if value is not None else 0.0
 
 
 def observation_vector(duel: Duel, player: str) -> np.ndarray:
-    """What ``player`` may know of the duel, as :data:`OBSERVATION_SIZE` float32 values (see there)."""
+    """What ``player`` may know of the duel, as :data:`OBSERVATION_SIZE` float32 values (see there).
+
+    It is read from :meth:`Duel.observation <ygo_fsm.duel.Duel.observation>` — the one place
+    that decides what a player may know — and from the machines the duel is in (public)."""
     game = duel.game
+    seen = duel.observation(player)
     codes = _codes(game)
-    me, them = game.players[player], game.players[other_player(player)]
+    me, them = seen.you, seen.opponent
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    out[:_HEADER] = (me.lp / 1000, them.lp / 1000, game.turn, game.turn_player == player, duel.priority == player,
-                     me.hand, them.hand, me.deck, them.deck, me.graveyard, them.graveyard, len(game.chain))
+    out[:_HEADER] = (me.lp / 1000, them.lp / 1000, seen.turn, seen.turn_player == player, seen.to_act == player,
+                     me.hand_count, them.hand_count, me.deck_count, them.deck_count, me.graveyard_count,
+                     them.graveyard_count, len(seen.chain))
     at = _HEADER
     phase = game.frames[0].state if game.frames else ""
     if phase in _TURN_STATES:
@@ -114,32 +124,27 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
     for frame in game.frames:
         out[at + _MACHINES.index(frame.machine)] = 1
     at += len(_MACHINES)
-    for slot, card in enumerate(me.hand_cards[:HAND_SLOTS]):
-        out[at + slot] = _code(card, codes)
+    for slot, view in enumerate(me.hand[:HAND_SLOTS]):
+        out[at + slot] = _code(view.card, codes)
     at += HAND_SLOTS
-    for owner in (me, them):
-        for slot, card in enumerate(owner.monsters[:FIELD_SLOTS]):
-            shown = card.face_up or owner is me
+    for side in (me, them):
+        for slot, view in enumerate(side.monsters[:FIELD_SLOTS]):
             base = at + slot * _MONSTER
-            out[base:base + _MONSTER] = (
-                1, _code(card, codes) if shown else 0, card.atk / 1000 if shown else 0,
-                card.defence / 1000 if shown else 0, card.position is Position.attack, card.face_up)
+            out[base:base + _MONSTER] = (1, _code(view.card, codes), _stat(view.atk), _stat(view.defence),
+                                         view.position == Position.attack.value, view.face_up)
         at += FIELD_SLOTS * _MONSTER
-    for owner in (me, them):
-        for slot, card in enumerate(owner.spell_traps[:FIELD_SLOTS]):
-            shown = card.face_up or owner is me
+    for side in (me, them):
+        for slot, view in enumerate(side.spell_traps[:FIELD_SLOTS]):
             base = at + slot * _SPELL_TRAP
-            out[base:base + _SPELL_TRAP] = (1, _code(card, codes) if shown else 0, card.face_up)
+            out[base:base + _SPELL_TRAP] = (1, _code(view.card, codes), view.face_up)
         at += FIELD_SLOTS * _SPELL_TRAP
-    for owner in (me, them):
-        for slot, card in enumerate(owner.graveyard_cards[:GRAVEYARD_SLOTS]):
-            out[at + slot] = _code(card, codes)
+    for side in (me, them):
+        for slot, view in enumerate(side.graveyard[:GRAVEYARD_SLOTS]):
+            out[at + slot] = _code(view.card, codes)
         at += GRAVEYARD_SLOTS
-    for slot, link in enumerate(game.chain[:CHAIN_SLOTS]):
-        found = game.find(link.uid)
-        code = _code(found[2], codes) if found is not None else 0
+    for slot, link in enumerate(seen.chain[:CHAIN_SLOTS]):
         base = at + slot * _LINK
-        out[base:base + _LINK] = (1, code, link.controller == player, link.spell_speed)
+        out[base:base + _LINK] = (1, _code(link.card, codes), link.controller == player, link.spell_speed)
     return out
 
 
