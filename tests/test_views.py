@@ -314,3 +314,44 @@ def test_a_trace_file_has_a_header_and_replays_and_narrates_alone(tmp_path: Any)
         assert "no header" in str(exc)
     else:
         raise AssertionError("a trace without a header replayed")
+
+
+def _public(duel: Duel, viewer: str) -> list[tuple[str, str, str | None, bool]]:
+    """What is face-up for everyone, read straight from the game state: each player's face-up
+    field cards, graveyard and banished cards (and the viewer's own hand and Set cards)."""
+    shown = []
+    for player, state in duel.players.items():
+        for zone, card in state.all_cards():
+            public = zone.value in ("graveyard", "banished", "lingering") or (
+                zone.value in ("monster", "spell_trap", "field_zone") and card.face_up)
+            if public or (player == viewer and zone.value != "deck"):
+                shown.append((player, zone.value, card.card.id if card.card else card.name, card.face_up))
+    return sorted(shown, key=str)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variants=hidden_variants(), seed=st.integers(0, 2**32))
+def test_states_differing_only_in_hidden_information_look_the_same_after_play(
+        variants: tuple[str, dict[str, Any], dict[str, Any]], seed: int) -> None:
+    """The same after play (Look): the viewer takes the same actions — chosen from what they are
+    shown — in both duels and the other player passes; as long as the public cards are the same
+    in both (nothing hidden has been revealed), the viewer's observation and options are equal."""
+    import random
+
+    viewer, base, other = variants
+    first, second = (duel_of(players, turn_player=viewer, named=False) for players in (base, other))
+    choose = random.Random(seed).choice
+    for _ in range(60):
+        if first.is_over or second.is_over or _public(first, viewer) != _public(second, viewer):
+            break  # a hidden card was revealed (or the duel ended): the views may now differ
+        assert first.observation(viewer) == second.observation(viewer)
+        if first.priority == viewer:
+            offered = [str(a) for a in first.legal_actions()]
+            assert offered == [str(a) for a in second.legal_actions()]
+            action = choose(offered)
+        elif "pass" in [a.name for a in first.legal_actions()]:
+            action = "pass"
+        else:
+            break
+        first.apply(action)
+        second.apply(action)
