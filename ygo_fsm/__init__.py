@@ -19,7 +19,8 @@ fails on any import circle, typing-only imports included):
    functions that read and change a ``GameState``.
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).
 5. The façade — ``duel`` (:class:`Duel`: settling, legal actions, apply, trace, save/load).
-6. The interfaces — ``scenario``, ``render``, ``cli``, ``bench``.
+6. The interfaces — ``scenario``, ``render`` (over ``diagram_text``, ``render_dot`` and
+   ``render_mermaid``), ``cli``, ``bench``.
 """
 
 from .cards import CardSpec, default_library, load_library, merge
