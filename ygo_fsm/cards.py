@@ -89,8 +89,13 @@ class Phase(str, Enum):
     ●バトルフェイズ【４】エンドステップ, ●エンドフェイズ【２】)."""
 
     standby_phase = "standby_phase"
+    """『准备阶段时』: the Standby Phase (000 ●スタンバイフェイズ【２】)."""
     battle_end_step = "battle_end_step"
+    """『战斗阶段结束时』: the Battle Phase's End Step (000 ●バトルフェイズ【４】)."""
     end_phase = "end_phase"
+    """『结束阶段时』: the End Phase (000 ●エンドフェイズ【２】)."""
+    battle_start_step = "battle_start_step"
+    """『战斗阶段开始时』: the Battle Phase's Start Step (004 ●进行战斗阶段开始时发动和适用的效果的处理)."""
 
 
 class Duration(str, Enum):
@@ -420,6 +425,10 @@ class Conditions(_Model):
     """Only during one of these phases or steps (with ``own_turn`` / ``opponent_turn``: whose)."""
     attacked_this_turn: bool = False
     """This card declared an attack this turn."""
+    battled_this_turn: bool = False
+    """This card battled this turn: damage calculation was performed with it, as the attacker or
+    the attack target (:func:`ygo_fsm.battle.calculate`; "battled" needs damage calculation, "attacked"
+    only the declaration: Konami Damage Step rules)."""
     attack_is_direct: bool = False
     """The attack in progress is a direct attack."""
     controls_no_monster: bool = False
@@ -486,6 +495,40 @@ class Target(str, Enum):
     """The card whose event opened the window the effect answers."""
 
 
+class Face(str, Enum):
+    """How the event's card was when the event happened (「表側表示のモンスターが破壊された時」)."""
+
+    any = "any"
+    """Face-up or face-down."""
+    face_up = "face_up"
+    """Face-up."""
+    face_down = "face_down"
+    """Face-down."""
+
+
+class TargetCount(_Model):
+    """How many cards an effect targets (「～を２枚まで対象として」, 「～２枚を対象として」): all chosen on
+    activation (Yugipedia "Target"; :mod:`ygo_fsm.multi_target`)."""
+
+    exactly: int | None = Field(default=None, ge=1, le=5)
+    """Exactly N targets: it cannot be activated without N that fit."""
+    up_to: int | None = Field(default=None, ge=1, le=5)
+    """1 to N targets."""
+    all_needed: bool = False
+    """「そのカード２枚を」: it does nothing unless every target is still a legal target; without
+    it (「そのカードを」) it applies to the targets still legal."""
+
+    @model_validator(mode="after")
+    def _one_count(self) -> TargetCount:
+        if (self.exactly is None) == (self.up_to is None):
+            raise ValueError("give one of exactly: N or up_to: N")
+        return self
+
+    @property
+    def most(self) -> int:
+        return self.exactly or self.up_to or 1
+
+
 class EffectSpec(_Model):
     """One effect of a card."""
 
@@ -507,6 +550,8 @@ class EffectSpec(_Model):
     """What must have caused the event."""
     origin: Origin = Origin.any
     """Where the event's card came from."""
+    face: Face = Face.any
+    """How the event's card was when it happened (face-up / face-down)."""
     phase: Phase | None = None
     """A phase effect: activated or processed in this phase, once."""
     conditions: Conditions = Conditions()
@@ -515,6 +560,8 @@ class EffectSpec(_Model):
     """What it costs, paid on activation (table *Costs*)."""
     target: Target = Target.none
     """What it chooses on activation (table *Targets*)."""
+    target_count: TargetCount | None = None
+    """Several targets of that kind: ``{exactly: N}`` or ``{up_to: N}`` (one when not given)."""
     once_per_turn: bool = False
     """Activated at most once per turn (per copy of the card)."""
     once_per_turn_name: bool = False
@@ -636,7 +683,8 @@ def responds_to(effect: EffectSpec) -> str:
     if not effect.events:
         return "no specific timing"
     narrowed = [f"{name} {value.value}" for name, value in
-                (("subject", effect.subject), ("cause", effect.cause), ("origin", effect.origin))
+                (("subject", effect.subject), ("cause", effect.cause), ("origin", effect.origin),
+                 ("face", effect.face))
                 if value.value != "any"]
     return ", ".join(e.value for e in effect.events) + (f" ({'; '.join(narrowed)})" if narrowed else "")
 
@@ -683,9 +731,10 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
                                  f"kinds: {', '.join(sorted(vocabulary.KINDS_BY_CARD_TYPE[card.type.value]))}"))
     answers_events = bool(effect.events)
     for name, value in (("subject", effect.subject is not Subject.any), ("cause", effect.cause is not Cause.any),
-                        ("origin", effect.origin is not Origin.any)):
+                        ("origin", effect.origin is not Origin.any), ("face", effect.face is not Face.any)):
         if value and not answers_events:
             problems.append((name, f"{name} narrows the events the effect answers, but it answers none (give events:)"))
+    problems += _new_word_problems(card, effect)
     if effect.kind in (EffectKind.trigger, EffectKind.flip) and not effect.events and effect.phase is None \
             and effect.kind is EffectKind.trigger:
         problems.append(("events", "a trigger effect needs events: (or a phase:) to answer"))
@@ -742,6 +791,23 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
                 problems.append((f"{where}.{field_name}", f"{op} does not read {field_name}: (it would be ignored)"))
         if op == "callable" and not operation.name:
             problems.append((f"{where}.name", "callable needs the registered resolution's name"))
+    return problems
+
+
+def _new_word_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]]:
+    """The checks of the face narrowing, several targets and the battle conditions."""
+    problems = []
+    unrecorded = [e.value for e in effect.events if e.value not in vocabulary.FACE_EVENTS]
+    if effect.face is not Face.any and effect.events and unrecorded:
+        problems.append(("face", f"face is known only for {', '.join(sorted(vocabulary.FACE_EVENTS))}; "
+                                 f"not for {', '.join(unrecorded)}"))
+    if effect.target_count is not None and effect.target.value in vocabulary.SINGLE_TARGETS:
+        problems.append(("target_count", f"target {effect.target.value} is one card at most; "
+                                         "target_count needs a target kind that may be several cards"))
+    for name in ("attacked_this_turn", "battled_this_turn"):
+        if getattr(effect.conditions, name) and card.type is not CardType.monster:
+            problems.append((f"conditions.{name}", f"only a monster attacks or battles; a {card.type.value} "
+                                                   "never does"))
     return problems
 
 

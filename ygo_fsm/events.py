@@ -9,11 +9,11 @@ from .state import GameState, Occurrence
 
 
 def emit(game: GameState, event: Event, player: str, uid: str | None = None, *, cause: str = "", by: str = "",
-         origin: str = "", together: bool = False) -> None:
+         origin: str = "", together: bool = False, face: str = "") -> None:
     """Record an occurrence (``cause``, ``by``, ``origin``: see
     :class:`~ygo_fsm.state.Occurrence`); ``together``: at the same time as the one recorded just
     before."""
-    game.events.append(Occurrence(event, player, uid, cause=cause, by=by, origin=origin,
+    game.events.append(Occurrence(event, player, uid, cause=cause, by=by, origin=origin, face=face,
                                   together=together and bool(game.events)))
 
 

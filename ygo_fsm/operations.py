@@ -46,9 +46,10 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause:
     (PR17 missing the timing)."""
     where = find(game, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
+    face = ("face_up" if card.face_up else "face_down") if where is not None and where[1] in FIELD_ZONES else ""
     if where is not None and card.card is not None and not resolved:
         emit(game, Event.sent_to_graveyard, where[0], card.uid, cause=cause, by=by,
-             origin=ORIGINS.get(where[1], ""), together=together)
+             origin=ORIGINS.get(where[1], ""), together=together, face=face)
         together = True
     if destroyed:
         card.destroyed_turn = game.turn
@@ -63,10 +64,11 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause:
         move(game, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together)
+            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together,
+                 face=face)
             together = True
         emit(game, Event.monster_sent_to_graveyard, where[0], card.uid, cause=cause, by=by, origin="field",
-             together=together)
+             together=together, face=face)
 
 
 def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool,
@@ -258,7 +260,7 @@ def _draw(game: GameState, op: Operation, link: Link) -> str:
 
 
 def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
-    if op.what in ("self", "event_card"):
+    if op.what in ("self", "event_card", "target"):
         victims = [c for c in operands(game, op, link, card) if _zone(game, c) in FIELD_ZONES]
     elif op.what == "all_monsters":
         victims = [m for p in (game.turn_player, game.opponent) for m in list(game.players[p].monsters)]
@@ -271,8 +273,7 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         victims = ([found[2]] if found is not None and found[1] is Zone.monster
                    and found[2].position is Position.attack else [])
     else:
-        found = find(game, link.target) if link.target else None
-        victims = [found[2]] if found is not None and found[1] in FIELD_ZONES else []
+        victims = []
     for number, victim in enumerate(victims):  # all at once
         to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller, together=number > 0)
     if not victims:
