@@ -146,9 +146,9 @@ def test_a_card_that_cannot_mean_what_it_says_is_one_line(card: dict[str, object
     ({"type": "monster", "effects": [{"kind": "ignition", "face": "face_down"}]},
      "my.yaml: card x: effects[0] (ignition): face: face narrows the events the effect answers, but it answers "
      "none (give events:)"),
-    ({"type": "monster", "effects": [{"kind": "trigger", "events": ["banished"], "face": "face_up"}]},
-     "my.yaml: card x: effects[0] (trigger): face: face is known only for destroyed, monster_sent_to_graveyard, "
-     "sent_to_graveyard; not for banished"),
+    ({"type": "monster", "effects": [{"kind": "trigger", "events": ["discarded"], "face": "face_up"}]},
+     "my.yaml: card x: effects[0] (trigger): face: face is known only for banished, destroyed, "
+     "monster_sent_to_graveyard, returned_to_hand, sent_to_graveyard, targeted; not for discarded"),
     ({"type": "spell", "effects": [{"kind": "quick_play_spell", "conditions": {"battled_this_turn": True}}]},
      "my.yaml: card x: effects[0] (quick_play_spell): conditions.battled_this_turn: only a monster attacks or "
      "battles; a spell never does"),

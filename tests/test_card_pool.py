@@ -82,3 +82,14 @@ def test_a_face_up_monster_destroyed_is_not_a_set_one() -> None:
 def test_a_start_of_the_battle_phase_effect_is_activated_in_the_start_step() -> None:
     """004 ●进行战斗阶段开始时发动和适用的效果的处理: in the Start Step, once; and an End Step effect there."""
     _passes("battle_phase_starts_and_ends.yaml")
+
+
+def test_a_monster_whose_attack_stopped_on_a_replay_did_not_battle() -> None:
+    """Konami Damage Step rules: "attacked" is the declaration, "battled" needs damage calculation."""
+    _passes("attacked_but_not_battled.yaml")
+
+
+def test_a_face_down_monster_turned_face_up_by_an_effect_is_flipped() -> None:
+    """Yugipedia "FLIP": flipped face-up by a card effect, its FLIP effect activates; a face-down
+    target is not "a face-up monster targeted"."""
+    _passes("face_down_target_flipped.yaml")

@@ -477,6 +477,8 @@ class Target(str, Enum):
     """A monster the opponent controls, or none (「ディメンション・マジック」)."""
     face_up_monster = "face_up_monster"
     """A face-up monster on either field."""
+    face_down_monster = "face_down_monster"
+    """A face-down monster on either field (「太陽の書」)."""
     opponent_face_up_monster = "opponent_face_up_monster"
     """A face-up monster the opponent controls."""
     own_graveyard_monster = "own_graveyard_monster"
@@ -496,7 +498,9 @@ class Target(str, Enum):
 
 
 class Face(str, Enum):
-    """How the event's card was when the event happened (「表側表示のモンスターが破壊された時」)."""
+    """How the event's card was on the field when the event happened (「表側表示のモンスターが破壊された時」);
+    a card off the field has no face recorded, so ``face:`` never answers it
+    (:data:`ygo_fsm.vocabulary.FACE_EVENTS` lists the events that record it)."""
 
     any = "any"
     """Face-up or face-down."""

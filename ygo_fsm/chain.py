@@ -41,7 +41,7 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import emit, last_happened
+from .events import emit, face_of, last_happened
 from .game import Zone
 from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
 from .maintenance import handle_maintenance
@@ -246,10 +246,11 @@ def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: 
         notes.append(f"丢弃{cost.discard}张手卡")
     if cost.banish_self:
         where = find(game, card.uid)
+        face = face_of(card, where[1]) if where is not None else ""
         if where is not None and where[1] is Zone.monster:
             card.leave_field()
         move(game, card, Zone.banished, player=card.owner)
-        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value)
+        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value, face=face)
         notes.append("把这张卡除外")
     for _ in range(cost.banish_from_graveyard):
         banished = _payer([c for c in state.graveyard_cards if c is not card], target)

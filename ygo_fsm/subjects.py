@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import CHAIN1_ONLY_EVENTS, Cause, EffectSpec, Event, Face, Origin, Subject
+from .events import face_of
 from .state import CardInstance, GameState, Link, Occurrence
 
 
@@ -58,7 +59,8 @@ def link_occurrences(game: GameState, link: Link) -> list[Occurrence]:
                 where = game.find(target)
                 found.append(Occurrence(event, where[0] if where else link.controller, target,
                                         cause=Cause.effect.value, by=link.controller,
-                                        together=target != link.target))
+                                        together=target != link.target,
+                                        face=face_of(where[2], where[1]) if where else ""))
         else:
             found.append(Occurrence(event, link.controller, link.uid, by=link.controller))
     return found

@@ -22,7 +22,7 @@ GRAVEYARD_TARGETS = frozenset({Target.own_graveyard_monster, Target.opponent_gra
 
 FIELD_TARGETS = frozenset({Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap,
                            Target.face_up_monster, Target.opponent_face_up_monster, Target.field_card,
-                           Target.set_spell_trap, Target.face_up_spell_trap})
+                           Target.set_spell_trap, Target.face_up_spell_trap, Target.face_down_monster})
 """Targets chosen on the field: they must still be on the field when the effect resolves."""
 
 
@@ -38,6 +38,8 @@ def options(game: GameState, controller: str, card: CardInstance, effect: Effect
     both = (controller, opponent)
     if target is Target.face_up_monster:
         return [m.uid for p in both for m in game.players[p].monsters if m.face_up]
+    if target is Target.face_down_monster:
+        return [m.uid for p in both for m in game.players[p].monsters if not m.face_up]
     if target is Target.opponent_face_up_monster:
         return [m.uid for m in game.players[opponent].monsters if m.face_up]
     if target is Target.own_graveyard_monster:

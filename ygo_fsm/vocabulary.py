@@ -98,7 +98,8 @@ COST_LOCATIONS: dict[str, frozenset[str]] = {
 }
 """Where the card must be for a cost paid with the card itself to be payable."""
 
-FACE_EVENTS = frozenset({"destroyed", "sent_to_graveyard", "monster_sent_to_graveyard"})
+FACE_EVENTS = frozenset({"destroyed", "sent_to_graveyard", "monster_sent_to_graveyard", "banished",
+                         "returned_to_hand", "targeted"})
 """Events whose occurrence records whether the card was face-up when it happened (``face:``)."""
 
 SINGLE_TARGETS = frozenset({"none", "event_card", "optional_opponent_monster"})
