@@ -130,6 +130,37 @@ def test_a_card_that_cannot_mean_what_it_says_is_one_line(card: dict[str, object
     assert problems and problems[0].startswith(expected), problems
 
 
+@pytest.mark.parametrize(("card", "expected"), [
+    ({"type": "spell", "effects": [{"kind": "normal_spell", "target": "any_monster", "target_count": {"exactly": 0},
+                                    "resolution": [{"op": "destroy"}]}]},
+     "my.yaml: card x: effects[0].target_count.exactly: Input should be greater than or equal to 1"),
+    ({"type": "spell", "effects": [{"kind": "normal_spell", "target": "any_monster",
+                                    "target_count": {"exactly": 2, "up_to": 2}, "resolution": [{"op": "destroy"}]}]},
+     "my.yaml: card x: effects[0].target_count: give one of exactly: N or up_to: N"),
+    ({"type": "spell", "effects": [{"kind": "normal_spell", "target_count": {"up_to": 2},
+                                    "resolution": [{"op": "draw", "amount": 1}]}]},
+     "my.yaml: card x: effects[0] (normal_spell): target_count: target none is one card at most"),
+    ({"type": "trap", "effects": [{"kind": "normal_trap", "events": ["normal_summoned"], "target": "event_card",
+                                   "target_count": {"exactly": 2}, "resolution": [{"op": "destroy"}]}]},
+     "my.yaml: card x: effects[0] (normal_trap): target_count: target event_card is one card at most"),
+    ({"type": "monster", "effects": [{"kind": "ignition", "face": "face_down"}]},
+     "my.yaml: card x: effects[0] (ignition): face: face narrows the events the effect answers, but it answers "
+     "none (give events:)"),
+    ({"type": "monster", "effects": [{"kind": "trigger", "events": ["discarded"], "face": "face_up"}]},
+     "my.yaml: card x: effects[0] (trigger): face: face is known only for banished, destroyed, "
+     "monster_sent_to_graveyard, returned_to_hand, sent_to_graveyard, targeted; not for discarded"),
+    ({"type": "spell", "effects": [{"kind": "quick_play_spell", "conditions": {"battled_this_turn": True}}]},
+     "my.yaml: card x: effects[0] (quick_play_spell): conditions.battled_this_turn: only a monster attacks or "
+     "battles; a spell never does"),
+])
+def test_several_targets_faces_and_battles_misused_are_one_line(card: dict[str, object], expected: str) -> None:
+    """``target_count`` (Yugipedia "Target": 1 or more cards, of a kind that may be several),
+    ``face`` (only where the event records the card's face) and the battle conditions (only a
+    monster battles) cannot be given where they would mean nothing."""
+    problems = problems_of(**card)
+    assert problems and problems[0].startswith(expected), problems
+
+
 @pytest.mark.parametrize(("effect", "field"), [
     ({"kind": "trigger", "events": ["no_such_event"]}, "effects[0].events[0]"),
     ({"kind": "quick", "conditions": {"during": ["no_such_step"]}}, "effects[0].conditions.during[0]"),

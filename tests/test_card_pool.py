@@ -49,3 +49,47 @@ def test_change_position_of_the_target_turns_only_the_target() -> None:
     """Regression: ``change_position`` ignored its target and turned every face-up monster."""
     result = run_file(CARDS / "change_position_target.yaml", lang="en")
     assert result.passed, result.report()
+
+
+
+def _passes(scenario: str) -> None:
+    result = run_file(CARDS / scenario, lang="en")
+    assert result.passed, result.report()
+
+
+def test_up_to_two_targets_are_chosen_on_activation_and_the_rest_still_applies() -> None:
+    """Yugipedia "Target": every target is declared on activation and never chosen again; an
+    effect on "those cards" applies to the targets still legal."""
+    _passes("up_to_two_targets.yaml")
+
+
+def test_an_effect_counting_its_targets_does_nothing_once_one_is_gone() -> None:
+    """Konami rulings for 「貪欲な壺」: 「そのモンスター５体を」 does nothing once one target left the
+    graveyard; exactly N targets need N that fit to be activated."""
+    _passes("exactly_two_targets.yaml")
+
+
+def test_the_attacked_monster_battled_once_damage_calculation_was_performed() -> None:
+    """Konami Damage Step rules: "battled" needs damage calculation, for the attack target too."""
+    _passes("battled_this_turn.yaml")
+
+
+def test_a_face_up_monster_destroyed_is_not_a_set_one() -> None:
+    """"If a face-up monster you control is destroyed" does not answer a Set monster's destruction."""
+    _passes("face_up_destroyed.yaml")
+
+
+def test_a_start_of_the_battle_phase_effect_is_activated_in_the_start_step() -> None:
+    """004 ●进行战斗阶段开始时发动和适用的效果的处理: in the Start Step, once; and an End Step effect there."""
+    _passes("battle_phase_starts_and_ends.yaml")
+
+
+def test_a_monster_whose_attack_stopped_on_a_replay_did_not_battle() -> None:
+    """Konami Damage Step rules: "attacked" is the declaration, "battled" needs damage calculation."""
+    _passes("attacked_but_not_battled.yaml")
+
+
+def test_a_face_down_monster_turned_face_up_by_an_effect_is_flipped() -> None:
+    """Yugipedia "FLIP": flipped face-up by a card effect, its FLIP effect activates; a face-down
+    target is not "a face-up monster targeted"."""
+    _passes("face_down_target_flipped.yaml")

@@ -9,7 +9,10 @@ The modules form layers; each imports only from the layers above it in this list
 fails on any import circle, typing-only imports included):
 
 1. Declarations and their models — ``errors``; ``spec`` (machine specs), ``loader`` (reads
-   ``machines/``); ``cards`` (card specs and the effect vocabulary); ``game`` (the setup, rule
+   ``machines/``); ``cards`` (card specs and the effect vocabulary: the façade over
+   ``card_enums`` (its closed words), ``card_models`` (the pydantic card and effect models),
+   ``card_checks`` (semantic validation) and ``card_library`` (reading, loading, merging card
+   files), with ``vocabulary`` (the rules of composition) and ``multi_target``); ``game`` (the setup, rule
    profiles and the closed vocabularies of the game).
 2. The state model — ``state`` (:class:`~ygo_fsm.state.GameState`: all game data of a duel,
    and the frames); ``trace`` (trace records); ``snapshot`` (the canonical document of a state:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from .effects import choice_key, expiring_now, parse_key
 from .game import PLAYERS, Zone, other_player
+from .multi_target import SEPARATOR
 from .state import CardInstance, GameState
 
 __all__ = [
@@ -194,6 +195,8 @@ def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
     uid, effect, target = parse_key(choice)
     if effect >= MAX_EFFECTS:
         raise ActionEncodingError(f"effect {effect + 1} is beyond the {MAX_EFFECTS} an index names")
+    if target is not None and SEPARATOR in target:
+        raise ActionEncodingError(f"{choice!r} names several targets; an index names one target slot")
     slot = _own_slot(game, player, uid)
     return base + (slot * MAX_EFFECTS + effect) * TARGET_SLOTS + _target_slot(game, player, target)
 

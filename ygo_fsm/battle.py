@@ -212,6 +212,9 @@ def calculate(game: GameState) -> None:
         return
     player, opponent = attack.player, other_player(attack.player)
     target = _battler(game, attack.target, attack.target_identity)
+    for battler in (attacker, target):  # both battled: damage calculation is performed with them
+        if battler is not None:
+            battler.battled_turn = game.turn
     lines = []
     # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF
     power = attacker.defence if attacker.position is Position.defence else attacker.atk

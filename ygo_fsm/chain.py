@@ -10,7 +10,7 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
-from . import durations, subjects
+from . import durations, multi_target, subjects
 from .cards import (
     CARD_ACTIVATION_KINDS,
     DURATION_PHASE,
@@ -41,7 +41,7 @@ from .effects import (
     player_text,
     targets,
 )
-from .events import emit, last_happened
+from .events import emit, face_of, last_happened
 from .game import Zone
 from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
 from .maintenance import handle_maintenance
@@ -148,7 +148,9 @@ def decline_tier(game: GameState) -> None:
 def activate(game: GameState, player: str, key: str) -> None:
     """Activate an effect: pay its cost, put the card on the field if it is a spell or trap
     card's activation, and add a chain link (the activation events are recorded)."""
-    uid, index, target = parse_key(key)
+    uid, index, chosen_key = parse_key(key)
+    every_target = multi_target.split(chosen_key)  # every target is chosen now (ygo_fsm.multi_target)
+    target, more = (every_target[0] if every_target else None), every_target[1:]
     found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     _, zone, card = found
@@ -206,7 +208,10 @@ def activate(game: GameState, player: str, key: str) -> None:
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
     chosen_target = find(game, target) if target else None
+    identities = tuple(c[2].identity if c is not None and c[1] is Zone.monster else ""
+                       for c in (find(game, other) for other in more))
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
+                more_targets=tuple(more), more_target_identities=identities,
                 events=frozenset(answered), card_activation=card_activation, event_card=event_card,
                 event_card_identity=event_identity,
                 target_identity=(chosen_target[2].identity if chosen_target is not None
@@ -219,8 +224,8 @@ def activate(game: GameState, player: str, key: str) -> None:
         game.used_once.add((name_key(card), index, game.turn))
     chosen = ""
     if target:
-        found_target = find(game, target)
-        chosen = f"，选择「{found_target[2].name if found_target else target}」"
+        chosen = "，选择" + "".join(f"「{found_target[2].name if found_target else uid}」"
+                                  for uid in (target, *more) for found_target in (find(game, uid),))
     costs = ("，" + "，".join(notes)) if notes else ""
     game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{costs}")
 
@@ -241,10 +246,11 @@ def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: 
         notes.append(f"丢弃{cost.discard}张手卡")
     if cost.banish_self:
         where = find(game, card.uid)
+        face = face_of(card, where[1]) if where is not None else ""
         if where is not None and where[1] is Zone.monster:
             card.leave_field()
         move(game, card, Zone.banished, player=card.owner)
-        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value)
+        emit(game, Event.banished, player, card.uid, cause=Cause.cost.value, face=face)
         notes.append("把这张卡除外")
     for _ in range(cost.banish_from_graveyard):
         banished = _payer([c for c in state.graveyard_cards if c is not card], target)

@@ -38,6 +38,7 @@ _PHASE_TEXT: dict[str, Label] = {
     "standby_phase": Label(zh="准备阶段", en="Standby Phase"),
     "battle_end_step": Label(zh="战斗阶段的结束步骤", en="End Step of the Battle Phase"),
     "end_phase": Label(zh="结束阶段", en="End Phase"),
+    "battle_start_step": Label(zh="战斗阶段开始", en="Start of the Battle Phase"),
 }
 
 

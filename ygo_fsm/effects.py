@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import durations, legality, subjects, targeting
+from . import durations, legality, multi_target, subjects, targeting
 from .cards import (
     DURATION_PHASE,
     ENDING_BY_THEMSELVES,
@@ -226,6 +226,8 @@ def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInst
         return False
     if conditions.attacked_this_turn and card.attacked_turn != game.turn:
         return False
+    if conditions.battled_this_turn and card.battled_turn != game.turn:
+        return False
     if conditions.attack_is_direct and not (game.attack is not None and game.attack.direct):
         return False
     if conditions.controls_no_monster and state.monsters:
@@ -255,9 +257,11 @@ def targets(game: GameState, controller: str, card: CardInstance, effect: Effect
     (:func:`ygo_fsm.legality.target_fits`); a monster determined to be destroyed by battle is not
     one (004)."""
     options = _target_options(game, controller, card, effect)
-    if game.attack is None or not game.attack.destroyed:
-        return options
-    return [uid for uid in options if uid is None or not _determined(game, uid)]
+    if game.attack is not None and game.attack.destroyed:
+        options = [uid for uid in options if uid is None or not _determined(game, uid)]
+    if effect.target_count is not None:  # several targets, all chosen now (ygo_fsm.multi_target)
+        return multi_target.options(options, effect.target_count)
+    return options
 
 
 def _determined(game: GameState, uid: str) -> bool:
@@ -308,8 +312,8 @@ def parse_key(key: str) -> tuple[str, int, str | None]:
 def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target: str | None) -> str:
     text = f"「{card.name}」"
     if target:
-        found = find(game, target)
-        text += f" → 「{found[2].name if found else target}」"
+        text += " → " + "".join(f"「{found[2].name if found else uid}」"
+                                for uid in multi_target.split(target) for found in (find(game, uid),))
     return text + (f"：{effect.label}" if effect.label else "")
 
 

@@ -118,7 +118,7 @@ _PHRASES: list[_Rule] = _rules([
     (f"战斗破坏确定：{_CARDS}", lambda m: f"destroyed by battle: {_cards(m[1])}"),
     (f"{_PLAYER}不发动{_CARDS}的效果", lambda m: f"{_player(m[1])} does not activate {_cards(m[2])}"),
     (f"CHAIN{_N} {_PLAYER}发动{_CARD}", lambda m: f"CHAIN{m[1]}: {_player(m[2])} activates {m[3]}"),
-    (f"选择{_CARD}", lambda m: f"targeting {m[1]}"),
+    (f"选择{_CARDS}", lambda m: f"targeting {_cards(m[1])}"),
     (f"支付一半基本分（{_N}）", lambda m: f"paying half their LP ({m[1]})"),
     (f"支付{_N}", lambda m: f"paying {m[1]} LP"),
     ("把这张卡做祭品", lambda m: "tributing this card"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op, Operation
 from .durations import lasting
 from .effects import find, move, player_text, special_summons_forbidden
-from .events import emit
+from .events import emit, face_of
 from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player
 from .legality import matches
 from .state import CardInstance, Expiry, GameState, Link, PlayerState
@@ -46,9 +46,10 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause:
     (PR17 missing the timing)."""
     where = find(game, card.uid)
     was_monster = where is not None and where[1] is Zone.monster
+    face = face_of(card, where[1]) if where is not None else ""
     if where is not None and card.card is not None and not resolved:
         emit(game, Event.sent_to_graveyard, where[0], card.uid, cause=cause, by=by,
-             origin=ORIGINS.get(where[1], ""), together=together)
+             origin=ORIGINS.get(where[1], ""), together=together, face=face)
         together = True
     if destroyed:
         card.destroyed_turn = game.turn
@@ -63,10 +64,11 @@ def to_graveyard(game: GameState, card: CardInstance, *, destroyed: bool, cause:
         move(game, card, Zone.graveyard)
     if was_monster and where is not None:
         if destroyed:
-            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together)
+            emit(game, Event.destroyed, where[0], card.uid, cause=cause, by=by, origin="field", together=together,
+                 face=face)
             together = True
         emit(game, Event.monster_sent_to_graveyard, where[0], card.uid, cause=cause, by=by, origin="field",
-             together=together)
+             together=together, face=face)
 
 
 def _summon(game: GameState, card: CardInstance, player: str, position: Position, *, own_effect: bool,
@@ -258,7 +260,7 @@ def _draw(game: GameState, op: Operation, link: Link) -> str:
 
 
 def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
-    if op.what in ("self", "event_card"):
+    if op.what in ("self", "event_card", "target"):
         victims = [c for c in operands(game, op, link, card) if _zone(game, c) in FIELD_ZONES]
     elif op.what == "all_monsters":
         victims = [m for p in (game.turn_player, game.opponent) for m in list(game.players[p].monsters)]
@@ -271,8 +273,7 @@ def _destroy(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         victims = ([found[2]] if found is not None and found[1] is Zone.monster
                    and found[2].position is Position.attack else [])
     else:
-        found = find(game, link.target) if link.target else None
-        victims = [found[2]] if found is not None and found[1] in FIELD_ZONES else []
+        victims = []
     for number, victim in enumerate(victims):  # all at once
         to_graveyard(game, victim, destroyed=True, cause=Cause.effect.value, by=link.controller, together=number > 0)
     if not victims:
@@ -348,6 +349,7 @@ def _change_position(game: GameState, op: Operation, link: Link, card: CardInsta
         monsters = [m for m in operands(game, op, link, card) if _zone(game, m) is Zone.monster]
     changed = []
     for monster in monsters:
+        was_face_down = not monster.face_up
         if "position" in op.model_fields_set:
             monster.position = Position.attack if op.position == "attack" else Position.defence
             monster.face_up = op.position != "face_down_defence"
@@ -356,6 +358,9 @@ def _change_position(game: GameState, op: Operation, link: Link, card: CardInsta
         shown = "里侧守备" if not monster.face_up else "守备" if monster.position is Position.defence else "攻击"
         changed.append(f"「{monster.name}」变成{shown}表示")
         emit(game, Event.position_changed, link.controller, monster.uid, cause=Cause.effect.value, by=link.controller)
+        if was_face_down and monster.face_up:  # turned face-up by an effect: flipped (its FLIP effect answers)
+            owner = next(p for p in (game.turn_player, game.opponent) if monster in game.players[p].monsters)
+            emit(game, Event.flipped, owner, monster.uid, cause=Cause.effect.value, by=link.controller, together=True)
     return "，".join(changed)
 
 
@@ -367,6 +372,7 @@ def _return(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
         where = find(game, returned.uid)
         if where is None or where[1] is (Zone.hand if to_hand else Zone.deck):
             continue
+        face = face_of(returned, where[1])
         if where[1] is Zone.monster:
             returned.leave_field()
         returned.face_up = True
@@ -378,7 +384,7 @@ def _return(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
         if to_hand:
             owner.hand_cards.append(returned)
             emit(game, Event.returned_to_hand, where[0], returned.uid, cause=Cause.effect.value,
-                      by=link.controller, origin=ORIGINS.get(where[1], ""))
+                      by=link.controller, origin=ORIGINS.get(where[1], ""), face=face)
         else:
             owner.deck_cards.insert(0, returned)
         moved.append(returned.name)
@@ -393,12 +399,13 @@ def _banish(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
         where = find(game, victim.uid)
         if where is None or where[1] is Zone.banished:
             continue
+        face = face_of(victim, where[1])
         if where[1] is Zone.monster:
             victim.leave_field()
         victim.face_up = True
         move(game, victim, Zone.banished, player=victim.owner)
         emit(game, Event.banished, where[0], victim.uid, cause=Cause.effect.value, by=link.controller,
-                  origin=ORIGINS.get(where[1], ""))
+                  origin=ORIGINS.get(where[1], ""), face=face)
         if where[1] is Zone.monster:
             lasting(game, op, link, victim, "banished")
         banished.append(victim.name)

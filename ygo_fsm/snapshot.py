@@ -187,6 +187,7 @@ class CardDocument(_Strict):
     position_changed_turn: int = Field(ge=0)
     attacked_turn: int = Field(ge=0)
     arrival: int = Field(ge=0)
+    battled_turn: int = Field(default=0, ge=0)
 
 
 class UnnamedCounts(_Strict):

@@ -46,7 +46,7 @@ class CardInstance:
 
     __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
                  "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
-                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival")
+                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival", "battled_turn")
 
     def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
                  atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
@@ -66,6 +66,8 @@ class CardInstance:
         self.summoned_turn = 0
         self.position_changed_turn = 0
         self.attacked_turn = 0
+        self.battled_turn = 0
+        """The turn in which damage calculation was last performed with it (0: never)."""
         self.arrival = 0
         """How many times it has arrived on the field (0: placed there by the setup, or never)."""
 
@@ -78,7 +80,7 @@ class CardInstance:
         (a monster that returns may attack again)."""
         if self.card is not None:
             self.atk, self.defence = self.card.atk, self.card.defence
-        self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = 0
+        self.attacked_battle_phase = self.attacked_turn = self.position_changed_turn = self.battled_turn = 0
         self.summoned_by_own_effect = False
 
     def arrive(self) -> None:
@@ -114,6 +116,7 @@ class CardInstance:
         clone.summoned_turn = self.summoned_turn
         clone.position_changed_turn = self.position_changed_turn
         clone.attacked_turn = self.attacked_turn
+        clone.battled_turn = self.battled_turn
         clone.arrival = self.arrival
         return clone
 
@@ -243,6 +246,8 @@ class Occurrence:
     """The player whose card's effect caused it (``""``: none)."""
     origin: str = ""
     """Where the card came from (an :class:`~ygo_fsm.cards.Origin` value; ``""``: not a move)."""
+    face: str = ""
+    """``face_up`` / ``face_down``: how its card was when it happened (``""``: not recorded)."""
     together: bool = False
     """It happened at the same time as the occurrence recorded just before it: the attack
     declaration and "becomes the attack target", a monster destroyed and sent to the graveyard,
@@ -315,6 +320,10 @@ class Link:
     target_identity: str = ""
     """The target's field identity when it was chosen: a target that left the field and came back
     is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)."""
+    more_targets: tuple[str, ...] = ()
+    """Its targets after the first, for an effect with ``target_count:`` (all chosen on activation)."""
+    more_target_identities: tuple[str, ...] = ()
+    """Their field identities when chosen ("" for a card off the field)."""
     source_identity: str = ""
     """The activating monster's field identity when it was activated on the field: "this card" in
     its resolution is that monster only, not a new one after it left and came back."""

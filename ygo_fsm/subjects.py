@@ -9,7 +9,9 @@ names them in ``events:`` and narrows them with three orthogonal words:
 - ``cause:`` what caused it — ``battle``, ``effect`` (a card effect), ``opponent_effect`` (a
   card effect the opponent controls), ``cost``, ``hand_size_rule`` (000 ●エンドフェイズ【３】);
 - ``origin:`` where the card came from — ``hand``, ``field``, ``deck``, ``graveyard``,
-  ``banished``.
+  ``banished``;
+- ``face:`` how the card was when it happened — ``face_up`` (「表側表示のモンスターが破壊された時」)
+  or ``face_down``, recorded for the events of :data:`ygo_fsm.vocabulary.FACE_EVENTS`.
 
 Something that happened is an :class:`~ygo_fsm.state.Occurrence` (event, player, card,
 cause, by, origin). A chain link's activation is one too: the activated card's (「～が発動した時」),
@@ -20,7 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import CHAIN1_ONLY_EVENTS, Cause, EffectSpec, Event, Origin, Subject
+from .cards import CHAIN1_ONLY_EVENTS, Cause, EffectSpec, Event, Face, Origin, Subject
+from .events import face_of
 from .state import CardInstance, GameState, Link, Occurrence
 
 
@@ -41,6 +44,8 @@ def answers(effect: EffectSpec, player: str, card: CardInstance, occurrence: Occ
             return False
     elif cause is not Cause.any and occurrence.cause != cause.value:
         return False
+    if effect.face is not Face.any and occurrence.face != effect.face.value:
+        return False
     return effect.origin is Origin.any or occurrence.origin == effect.origin.value
 
 
@@ -50,9 +55,12 @@ def link_occurrences(game: GameState, link: Link) -> list[Occurrence]:
     found = []
     for event in sorted(link.events, key=lambda e: e.value):
         if event is Event.targeted and link.target is not None:
-            where = game.find(link.target)
-            found.append(Occurrence(event, where[0] if where else link.controller, link.target,
-                                    cause=Cause.effect.value, by=link.controller))
+            for target in (link.target, *link.more_targets):  # each target is targeted, together
+                where = game.find(target)
+                found.append(Occurrence(event, where[0] if where else link.controller, target,
+                                        cause=Cause.effect.value, by=link.controller,
+                                        together=target != link.target,
+                                        face=face_of(where[2], where[1]) if where else ""))
         else:
             found.append(Occurrence(event, link.controller, link.uid, by=link.controller))
     return found

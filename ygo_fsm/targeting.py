@@ -22,7 +22,7 @@ GRAVEYARD_TARGETS = frozenset({Target.own_graveyard_monster, Target.opponent_gra
 
 FIELD_TARGETS = frozenset({Target.opponent_monster, Target.any_monster, Target.own_monster, Target.spell_trap,
                            Target.face_up_monster, Target.opponent_face_up_monster, Target.field_card,
-                           Target.set_spell_trap, Target.face_up_spell_trap})
+                           Target.set_spell_trap, Target.face_up_spell_trap, Target.face_down_monster})
 """Targets chosen on the field: they must still be on the field when the effect resolves."""
 
 
@@ -38,6 +38,8 @@ def options(game: GameState, controller: str, card: CardInstance, effect: Effect
     both = (controller, opponent)
     if target is Target.face_up_monster:
         return [m.uid for p in both for m in game.players[p].monsters if m.face_up]
+    if target is Target.face_down_monster:
+        return [m.uid for p in both for m in game.players[p].monsters if not m.face_up]
     if target is Target.opponent_face_up_monster:
         return [m.uid for m in game.players[opponent].monsters if m.face_up]
     if target is Target.own_graveyard_monster:
@@ -63,18 +65,32 @@ def _spell_traps(game: GameState, player: str) -> list[CardInstance]:
     return [*game.players[player].spell_traps, *game.players[player].field_spells]
 
 
+def chosen_targets(link: Link) -> list[tuple[str, str]]:
+    """Every target of the link with its field identity when chosen (:mod:`ygo_fsm.multi_target`)."""
+    if link.target is None:
+        return []
+    return [(link.target, link.target_identity), *zip(link.more_targets, link.more_target_identities, strict=True)]
+
+
 def target_gone(game: GameState, effect: EffectSpec, link: Link) -> bool:
-    """The link's target left the place it was chosen in (a targeting effect then does nothing)."""
+    """The link's target left the place it was chosen in (a targeting effect then does nothing);
+    with several targets: all of them did — or any, when the effect needs every one
+    (``all_needed``, :mod:`ygo_fsm.multi_target`)."""
     if link.target is None or effect.target not in GRAVEYARD_TARGETS | FIELD_TARGETS:
         return False
-    found = game.find(link.target)
+    gone = [_gone(game, effect, uid, identity) for uid, identity in chosen_targets(link)]
+    count = effect.target_count
+    return any(gone) if count is not None and count.all_needed else all(gone)
+
+
+def _gone(game: GameState, effect: EffectSpec, uid: str, identity: str) -> bool:
+    found = game.find(uid)
     if found is None:
         return True
     if effect.target in GRAVEYARD_TARGETS:
         return found[1] is not Zone.graveyard
     # a target that left the field and came back is a new card, no longer the target (004 ●…也视为怪兽数量发生变化)
-    return (found[1] not in FIELD_ZONES
-            or (bool(link.target_identity) and found[2].identity != link.target_identity))
+    return found[1] not in FIELD_ZONES or (bool(identity) and found[2].identity != identity)
 
 
 def operands(game: GameState, op: Operation, link: Link, card: CardInstance) -> list[CardInstance]:
@@ -87,6 +103,10 @@ def operands(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
     if what == "self":
         uid: str | None = card.uid
         identity = link.source_identity
+    elif what == "target" and link.more_targets:
+        effect = card.card.effects[link.effect] if card.card is not None else None
+        return [game.find(uid)[2] for uid, identity in chosen_targets(link)  # type: ignore[index]
+                if effect is None or not _gone(game, effect, uid, identity)]
     elif what == "target":
         uid, identity = link.target, link.target_identity
     elif what == "event_card":

@@ -97,3 +97,10 @@ COST_LOCATIONS: dict[str, frozenset[str]] = {
     "banish_self": frozenset({"hand", "field", "graveyard"}),
 }
 """Where the card must be for a cost paid with the card itself to be payable."""
+
+FACE_EVENTS = frozenset({"destroyed", "sent_to_graveyard", "monster_sent_to_graveyard", "banished",
+                         "returned_to_hand", "targeted"})
+"""Events whose occurrence records whether the card was face-up when it happened (``face:``)."""
+
+SINGLE_TARGETS = frozenset({"none", "event_card", "optional_opponent_monster"})
+"""Target kinds that are one card at most: ``target_count:`` cannot make them several."""
