@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from . import vocabulary
 from .errors import ScenarioError
+from .grants import Grant
 from .yamlio import YamlInputError, load_yaml
 
 
@@ -319,6 +320,7 @@ class Op(str, Enum):
     search = "search"                          # a card matching `what` from the deck to the hand (not a draw)
     negate_effects = "negate_effects"          # the monster's effects are negated (`until:`)
     no_battle_damage = "no_battle_damage"      # the controller takes no battle damage (`until:`)
+    equip = "equip"  # this Equip Spell is equipped to the target (a face-up monster); without one it is destroyed
     callable = "callable"                      # a registered Python resolution (library users)
 
 
@@ -525,6 +527,9 @@ class EffectSpec(_Model):
     applies_at: str = Field(default="", pattern="^(|attack_declaration|after_attack_declaration)$")
     """For continuous effects applied at a point of the attack, without a chain link: on the
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
+    grants: Grant | None = None
+    """For a continuous effect: what the monsters it applies to get while its card is face-up on
+    the field — ATK/DEF, piercing, battle protection (table *Grants*)."""
     resolution: tuple[Operation, ...] = ()
     """What it does, in order (table *Operations*)."""
     needs: tuple[Need, ...] = ()
@@ -691,8 +696,14 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
         problems.append(("events", "a trigger effect needs events: (or a phase:) to answer"))
     if not effect.starts_chain_link and (effect.once_per_turn or effect.once_per_turn_name):
         problems.append(("once_per_turn", f"a {kind} effect is not activated; once per turn means nothing here"))
-    if effect.kind is not EffectKind.continuous and (effect.forbids or effect.applies_at):
-        problems.append(("forbids" if effect.forbids else "applies_at", "only a continuous effect forbids or applies"))
+    if effect.kind is not EffectKind.continuous and (effect.forbids or effect.applies_at or effect.grants):
+        problems.append(("forbids" if effect.forbids else "applies_at" if effect.applies_at else "grants",
+                         "only a continuous effect forbids, applies or grants"))
+    equips = any(e.kind is EffectKind.equip_spell for e in card.effects)
+    if effect.grants is not None and effect.grants.monsters == "equipped" and not equips:
+        problems.append(("grants.monsters", "equipped: only an Equip Spell is equipped to a monster"))
+    if any(op.op is Op.equip for op in effect.resolution) and effect.kind is not EffectKind.equip_spell:
+        problems.append(("resolution", "equip: only an Equip Spell's activation equips it"))
     if effect.target is Target.event_card and not answers_events:
         problems.append(("target", "event_card targets the card of the event it answers, but it answers none"))
     cost = effect.cost

@@ -23,6 +23,7 @@ from .cards import CardSpec, CardType, EffectKind, default_library
 from .decks import deal
 from .effects import activation_refusals, parse_key
 from .engine import CompiledTransition, Rulebook, default_rulebook
+from .equips import destroy_unequipped
 from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
 from .game import (
     FIELD_ZONE_CAPACITY,
@@ -768,6 +769,8 @@ class Duel:
         if spec.callbacks:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
+        if spec.callbacks and not game.is_over:
+            destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
             game.check_lp()

@@ -187,6 +187,8 @@ class CardDocument(_Strict):
     position_changed_turn: int = Field(ge=0)
     attacked_turn: int = Field(ge=0)
     arrival: int = Field(ge=0)
+    equipped_to: str = ""
+    """For an Equip Card: the field identity of the monster it is equipped to."""
 
 
 class UnnamedCounts(_Strict):
