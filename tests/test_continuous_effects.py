@@ -293,3 +293,16 @@ def test_000_standby_example_1_jougen_no_special_summoning_effect_is_offered() -
     with pytest.raises(IllegalActionError, match="昇霊術師 ジョウゲン"):
         d.apply("activate sheep_pen")
     assert "activate sheep_pen" in legal(duel([card("sheep_pen")], [card("plain_beast", "monster")]))
+
+
+def test_yugipedia_battle_damage_halved_by_a_battler() -> None:
+    """Yugipedia "Battle damage" (battle damage becomes halved): 「通常竜」 (2400) attacks 「半減のゴーレム」
+    (1000 ATK, halves the battle damage of its battles): B takes 1400 / 2 = 700; attacked in Defense
+    Position (DEF 2000) by 「槍の獣」 (1800), A takes 200 / 2 = 100."""
+    d = duel([card("plain_dragon", "monster")], [card("half_shield_golem", "monster")], phase="battle_phase")
+    _attack(d, "plain_dragon", "half_shield_golem")
+    assert d.players["B"].lp == 7300
+    d = duel([card("spear_beast", "monster")], [card("half_shield_golem", "monster", position="defence")],
+             phase="battle_phase")
+    _attack(d, "spear_beast", "half_shield_golem")
+    assert d.players["A"].lp == 7900

@@ -19,7 +19,8 @@ module answers what it does. Rules used here:
 - ATK and DEF are those of damage calculation's moment, continuous effects included
   (:mod:`ygo_fsm.continuous`); a piercing attacker deals the difference between its ATK and a
   lower DEF as battle damage (Yugipedia "Piercing"); a monster that "cannot be destroyed by
-  battle" stays, the battle damage being dealt all the same.
+  battle" stays, the battle damage being dealt all the same; a battler that halves battle damage
+  halves what either player takes from that battle (Yugipedia "Battle damage").
 """
 
 from __future__ import annotations
@@ -266,10 +267,25 @@ def _name(game: GameState, uid: str) -> str:
 
 
 def _battle_damage(game: GameState, player: str, amount: int) -> None:
+    """``player`` takes ``amount`` battle damage: none under "you take no battle damage", half when
+    a battler's continuous effect halves it — 0 first, halved after (Yugipedia "Battle damage":
+    the order effects that change battle damage are applied in)."""
     if amount <= 0 or durations.applies(game, "no_battle_damage", player):
         return
+    if any(continuous.halves_battle_damage(game, monster) for monster in _battlers(game)):
+        amount //= 2
     game.attack_damage(player, amount)
     emit(game, Event.battle_damage, player)
+
+
+def _battlers(game: GameState) -> list[CardInstance]:
+    """The attacker and the attack target still on the field as the monsters that battle."""
+    attack = game.attack
+    if attack is None:
+        return []
+    found = (_battler(game, attack.attacker, attack.attacker_identity),
+             _battler(game, attack.target, attack.target_identity))
+    return [monster for monster in found if monster is not None]
 
 
 def send_destroyed(game: GameState) -> None:

@@ -11,8 +11,8 @@ a Field Spell gives, and nothing lingers once the card has gone:
 - :func:`atk` / :func:`defence` — a monster's ATK/DEF with the ``grants:`` of every continuous
   effect that applies to it (an Equip Spell to its equipped monster, Yugipedia "Equip Spell
   Card"; a Field Spell to the monsters it names, Yugipedia "Field Spell Card");
-- :func:`piercing`, :func:`battle_indestructible` — what damage calculation reads (Yugipedia
-  "Piercing"; "cannot be destroyed by battle");
+- :func:`piercing`, :func:`battle_indestructible`, :func:`halves_battle_damage` — what damage
+  calculation reads (Yugipedia "Piercing"; "cannot be destroyed by battle"; "Battle damage");
 - :func:`equipped_monster` — the monster an Equip Card is equipped to, if it is still there.
 
 This module sits at the bottom of the rule layer (it reads only the state model), so the
@@ -124,3 +124,8 @@ def piercing(game: GameState, monster: CardInstance) -> bool:
 def battle_indestructible(game: GameState, monster: CardInstance) -> bool:
     """``monster`` cannot be destroyed by battle."""
     return any(grant.battle_indestructible for grant in grants_to(game, monster))
+
+
+def halves_battle_damage(game: GameState, monster: CardInstance) -> bool:
+    """Battle damage from ``monster``'s battles is halved (Yugipedia "Battle damage")."""
+    return any(grant.halves_battle_damage for grant in grants_to(game, monster))

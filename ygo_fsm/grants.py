@@ -1,5 +1,5 @@
 """What a continuous effect gives monsters while it applies (``grants:`` of an effect): ATK/DEF
-changes, piercing battle damage, and "cannot be destroyed by battle".
+changes, piercing battle damage, "cannot be destroyed by battle", and halved battle damage.
 
 A continuous effect applies, without being activated, for as long as its card is face-up on the
 field (PR17, continuous effects): an Equip Spell's to the monster it is equipped to (Yugipedia
@@ -40,5 +40,8 @@ class Grant(BaseModel):
     difference as battle damage (Yugipedia "Piercing")."""
     battle_indestructible: bool = False
     """It cannot be destroyed by battle (damage calculation and battle damage still happen)."""
+    halves_battle_damage: bool = False
+    """Battle damage from the battles it is in is halved (an odd amount rounded down) — after "no
+    battle damage", which makes it 0 (Yugipedia "Battle damage": interactions with effects)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
