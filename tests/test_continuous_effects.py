@@ -306,3 +306,25 @@ def test_yugipedia_battle_damage_halved_by_a_battler() -> None:
              phase="battle_phase")
     _attack(d, "spear_beast", "half_shield_golem")
     assert d.players["A"].lp == 7900
+
+
+# --- the vocabulary's checks ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("effects", "problem"), [
+    ([{"kind": "continuous_spell", "location": "hand", "grants": {"atk": 100}}], "grants: only a continuous effect"),
+    ([{"kind": "continuous_spell", "location": "hand"},
+      {"kind": "continuous", "grants": {"monsters": "equipped", "atk": 100}}], "grants.monsters: equipped"),
+    ([{"kind": "normal_spell", "location": "hand", "target": "face_up_monster", "resolution": [{"op": "equip"}]}],
+     "resolution: equip"),
+    ([{"kind": "equip_spell", "location": "hand", "resolution": [{"op": "equip"}]}], "acts on the target"),
+])
+def test_card_files_refuse_grants_and_equips_that_cannot_mean_what_they_say(effects: list[dict[str, Any]],
+                                                                             problem: str) -> None:
+    """A grant only on a continuous effect; ``equipped`` and ``op: equip`` only on an Equip Spell,
+    which targets the monster it equips (Yugipedia "Equip Spell Card": it must target a face-up monster)."""
+    from ygo_fsm.cards import parse_cards
+
+    _, problems = parse_cards([{"id": "odd", "name_ja": "odd", "name_zh": "odd", "type": "spell",
+                                "effects": effects}], source="cards.yaml")
+    assert len(problems) == 1 and problem in problems[0], problems

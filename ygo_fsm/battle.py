@@ -220,7 +220,8 @@ def calculate(game: GameState) -> None:
     lines = []
     # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF; ATK/DEF as continuous
     # effects make them at this moment (004 ●…战斗的判定是按照伤害计算时这一时点的攻击力和守备力进行的)
-    power = continuous.defence(game, attacker) if attacker.position is Position.defence else continuous.atk(game, attacker)
+    in_defence = attacker.position is Position.defence
+    power = continuous.defence(game, attacker) if in_defence else continuous.atk(game, attacker)
     shown = f"「{attacker.name}」{'守' if attacker.position is Position.defence else '攻'}{power}"
     destroyed: list[CardInstance] = []
     if target is None:

@@ -529,7 +529,7 @@ class EffectSpec(_Model):
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
     grants: Grant | None = None
     """For a continuous effect: what the monsters it applies to get while its card is face-up on
-    the field — ATK/DEF, piercing, battle protection (table *Grants*)."""
+    the field — ATK/DEF, piercing, battle protection, halved battle damage (table *Grants*)."""
     resolution: tuple[Operation, ...] = ()
     """What it does, in order (table *Operations*)."""
     needs: tuple[Need, ...] = ()

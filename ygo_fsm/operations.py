@@ -9,10 +9,10 @@ operation that did something.
 
 from __future__ import annotations
 
-from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op, Operation
-from .durations import lasting
 from . import continuous
+from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op, Operation
 from .continuous import special_summons_forbidden
+from .durations import lasting
 from .effects import find, move, player_text
 from .events import emit
 from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player

@@ -1,10 +1,11 @@
 """The effect vocabulary's reference page (``docs/effects.md``), generated from the declarations.
 
 Every word a card file may use — effect kinds, events, subjects, causes, origins, conditions,
-timings, targets, costs, operations and durations — is an enum member or a model field of
-:mod:`ygo_fsm.cards`; its description is the docstring (or the trailing comment) written next
-to it there, and the composition rules are the tables of :mod:`ygo_fsm.vocabulary`. ``make
-docs`` (``ygo-fsm reference``) rewrites the page; a test fails when the committed page is stale.
+timings, targets, costs, grants, operations and durations — is an enum member or a model field of
+:mod:`ygo_fsm.cards` (the grants: of :mod:`ygo_fsm.grants`); its description is the docstring (or
+the trailing comment) written next to it there, and the composition rules are the tables of
+:mod:`ygo_fsm.vocabulary`. ``make docs`` (``ygo-fsm reference``) rewrites the page; a test fails
+when the committed page is stale.
 
 >>> page = reference_page()
 >>> page.splitlines()[0]
