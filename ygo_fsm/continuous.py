@@ -21,8 +21,6 @@ activation legality (:mod:`ygo_fsm.legality`), the effects, battle and the views
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from .cards import CardType, EffectKind, EffectSpec
 from .game import FIELD_ZONES, Zone, other_player
 from .grants import Grant
@@ -39,25 +37,31 @@ def destruction_determined(game: GameState, card: CardInstance) -> bool:
             and card.identity in (attack.attacker_identity, attack.target_identity))
 
 
-def in_force(game: GameState) -> Iterator[tuple[str, Zone, CardInstance, EffectSpec]]:
+def in_force(game: GameState) -> list[tuple[str, Zone, CardInstance, EffectSpec]]:
     """Every continuous effect that applies now: (controller, zone, card, effect) for each face-up
     card on the field, turn player first, whose effects are not negated and which is not
-    determined to be destroyed by battle."""
+    determined to be destroyed by battle (kept in ``game.scans`` while the state does not change)."""
+    scans = game.scans
+    if scans is not None:
+        cached = scans.get("continuous_in_force")
+        if cached is not None:
+            return cached  # type: ignore[return-value]
     negated = {e.uid for e in game.expiring if e.kind == "negated"}  # negate_effects … until
+    found: list[tuple[str, Zone, CardInstance, EffectSpec]] = []
     for player in (game.turn_player, other_player(game.turn_player)):
         state = game.players[player]
         for zone in FIELD_ZONES:
             for card in getattr(state, ZONE_ATTRIBUTES[zone]):
                 spec = card.card
-                if spec is None or not card.face_up or not spec.effects:
+                if (spec is None or not card.face_up or not spec.effects
+                        or (card.uid in negated and spec.type is CardType.monster)
+                        or destruction_determined(game, card)):
                     continue
-                if card.uid in negated and spec.type is CardType.monster:
-                    continue
-                if destruction_determined(game, card):
-                    continue
-                for effect in spec.effects:
-                    if effect.kind is EffectKind.continuous:
-                        yield player, zone, card, effect
+                found += [(player, zone, card, effect) for effect in spec.effects
+                          if effect.kind is EffectKind.continuous]
+    if scans is not None:
+        scans["continuous_in_force"] = found
+    return found
 
 
 def special_summons_forbidden(game: GameState) -> str:

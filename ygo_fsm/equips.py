@@ -40,4 +40,4 @@ def destroy_unequipped(game: GameState) -> None:
     """Destroy (send to the graveyard, by the rules) every Equip Spell :func:`unequipped` finds."""
     for index, card in enumerate(unequipped(game)):
         to_graveyard(game, card, destroyed=True, together=index > 0)
-        game.say(f"「{card.name}」没有装备的怪兽，被破坏送去墓地（规则）")
+        game.say(f"「{card.name}」没有装备的怪兽而被破坏（规则）")
