@@ -328,3 +328,14 @@ def test_card_files_refuse_grants_and_equips_that_cannot_mean_what_they_say(effe
     _, problems = parse_cards([{"id": "odd", "name_ja": "odd", "name_zh": "odd", "type": "spell",
                                 "effects": effects}], source="cards.yaml")
     assert len(problems) == 1 and problem in problems[0], problems
+
+
+def test_the_narration_of_an_atk_change_gives_the_atk_with_the_field_spell() -> None:
+    """What a player is told a monster's ATK becomes is its ATK on the field: 「突進」 (+700) on a
+    Warrior under 「戦士の闘技場」 (+200) says 2400 (1500 + 200 + 700)."""
+    d = duel([card("warrior_arena", "field_zone", face_up=True), card("plain_warrior", "monster"),
+              card("rush_recklessly", "spell_trap")])
+    d.apply("activate rush_recklessly>plain_warrior")
+    resolve(d)
+    assert atk(d, "plain_warrior") == 2400
+    assert any("攻击力变成2400" in line for record in d.trace for line in (record.detail or ()))

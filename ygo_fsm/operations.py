@@ -193,7 +193,7 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         before = halved.atk
         halved.atk //= 2
         lasting(game, op, link, halved, "atk", atk=halved.atk - before)
-        return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
+        return f"「{found[2].name}」的攻击力变成一半（{continuous.atk(game, found[2])}）"
     if kind is Op.discard:
         player = _player_for(game, link, op.to)
         before = game.players[player].hand
@@ -433,12 +433,12 @@ def _modify(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
             before = modified.atk
             modified.atk = max(0, modified.atk + op.amount)
             lasting(game, op, link, modified, "atk", atk=modified.atk - before)
-            changed.append(f"「{modified.name}」的攻击力变成{modified.atk}")
+            changed.append(f"「{modified.name}」的攻击力变成{continuous.atk(game, modified)}")
         else:
             before = modified.defence
             modified.defence = max(0, modified.defence + op.amount)
             lasting(game, op, link, modified, "atk", defence=modified.defence - before)
-            changed.append(f"「{modified.name}」的守备力变成{modified.defence}")
+            changed.append(f"「{modified.name}」的守备力变成{continuous.defence(game, modified)}")
     return "，".join(changed)
 
 
