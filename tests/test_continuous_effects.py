@@ -339,3 +339,19 @@ def test_the_narration_of_an_atk_change_gives_the_atk_with_the_field_spell() -> 
     resolve(d)
     assert atk(d, "plain_warrior") == 2400
     assert any("攻击力变成2400" in line for record in d.trace for line in (record.detail or ()))
+
+
+def test_a_setup_places_an_equip_spell_equipped_to_a_monster() -> None:
+    """A setup may start with an Equip Spell equipped (``equipped_to:``): its effect applies at once,
+    and it is destroyed as soon as the monster leaves (Yugipedia "Equip Card"); naming a monster
+    that is not a face-up monster on the field is refused."""
+    d = duel([card("iron_blade", "spell_trap", face_up=True, equipped_to="plain_warrior"),
+              card("plain_warrior", "monster")], [card("ring_of_destruction", "spell_trap")])
+    assert atk(d, "plain_warrior") == 2000
+    pass_to(d, "main_phase_1.open.opponent")
+    d.apply("activate ring_of_destruction>plain_warrior")
+    resolve(d)
+    assert d.where("iron_blade") == ("A", Zone.graveyard)
+    with pytest.raises(ValueError, match="equipped_to"):
+        duel([card("iron_blade", "spell_trap", face_up=True, equipped_to="plain_beast"),
+              card("plain_beast", "monster", face_up=False, position="defence")])
