@@ -10,6 +10,11 @@ it: :func:`refusals` lists, as data, every reason an activation is refused — t
 activation quotes it (``Duel.apply``), and :func:`ygo_fsm.effects.activation_refusals` hands it
 to whatever explains refusals (``why_not``).
 
+An effect whose resolution special summons (tokens included) is refused while a continuous
+effect forbids special summons (「昇霊術師 ジョウゲン」, 000 ●スタンバイフェイズ 例1): what forbids
+them is read from :mod:`ygo_fsm.continuous`, below this module, so the check needs nothing from
+the effects that offer activations.
+
 Mandatory effects are activated whatever their resolution can still do (a player made to draw
 from too small a deck then loses, Yugipedia "DRAW": 「Morphing Jar」): for them only the
 declared ``needs:`` and the cost count. Which effects must still have their card on the field
