@@ -1207,9 +1207,11 @@ def test_jougen_forbids_special_summons() -> None:
         "B": {"cards": [{"card": "jougen", "zone": "monster"}]}}})
     duel = Duel(card_id_uids(setup), library=_shipped("cyber_dragon", "call_of_the_haunted", "sage_chiron", "jougen"))
     assert "special_summon" not in {a.name for a in duel.legal_actions()}
-    duel.apply("activate call_of_the_haunted")
-    duel.apply("pass")
-    duel.apply("pass")
+    # 「リビングデッドの呼び声」 would special summon: with special summons forbidden it cannot be
+    # activated (PR17 pp.133–134: what the resolution does must be possible at activation)
+    assert "activate call_of_the_haunted" not in [str(a) for a in duel.legal_actions()]
+    with pytest.raises(IllegalActionError, match="不能特殊召唤"):
+        duel.apply("activate call_of_the_haunted")
     assert duel.where("sage_chiron") == ("A", Zone.graveyard), "nothing is special summoned"
 
 

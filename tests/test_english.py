@@ -53,6 +53,10 @@ def test_english_narration_has_no_chinese_or_japanese(path: Path) -> None:
      'opponent B applies "Last Battle"\'s effect, turn player A, who still controls a monster, wins the duel'),
     ("回合玩家A丢弃2张手卡，手卡数目为6张", "turn player A discards 2 cards, keeping 6 cards in hand"),
     ("「自作のモンスター」除外", '"自作のモンスター" is banished'),
+    ("CHAIN1「鉄の剣」效果处理，「鉄の剣」装备给「通常戦士」",
+     'CHAIN1: "鉄の剣" resolves: "鉄の剣" is equipped to "通常戦士"'),
+    ("「鉄の剣」没有装备的怪兽而被破坏（规则）", '"鉄の剣" is equipped to no monster and is destroyed (by the rules)'),
+    ("「不壊の騎士」不会被战斗破坏", '"不壊の騎士" cannot be destroyed by battle'),
 ])
 def test_detail_lines_in_english(detail: str, english: str) -> None:
     assert english_detail(detail) == english

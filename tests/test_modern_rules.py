@@ -379,7 +379,7 @@ def test_before_damage_calculation_both_battlers_may_be_targeted() -> None:
 def test_the_continuous_effect_of_a_monster_determined_destroyed_no_longer_applies() -> None:
     """004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用: 「昇霊術師 ジョウゲン」
     (200 ATK) loses to 1900 ATK — after damage calculation special summons are no longer forbidden."""
-    from ygo_fsm.effects import special_summons_forbidden
+    from ygo_fsm.continuous import special_summons_forbidden
 
     duel = battle("modern", cards_b=[{"card": "jougen", "zone": "monster"}])
     duel.apply("declare_attack a_monster_1")

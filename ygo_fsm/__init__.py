@@ -9,15 +9,17 @@ The modules form layers; each imports only from the layers above it in this list
 fails on any import circle, typing-only imports included):
 
 1. Declarations and their models — ``errors``; ``spec`` (machine specs), ``loader`` (reads
-   ``machines/``); ``cards`` (card specs and the effect vocabulary: the façade over
-   ``card_enums`` (its closed words), ``card_models`` (the pydantic card and effect models),
-   ``card_checks`` (semantic validation) and ``card_library`` (reading, loading, merging card
-   files), with ``vocabulary`` (the rules of composition) and ``multi_target``); ``game`` (the setup, rule
-   profiles and the closed vocabularies of the game).
+   ``machines/``); ``grants`` (what continuous effects give monsters); ``cards`` (card specs and
+   the effect vocabulary: the façade over ``card_enums`` (its closed words), ``card_models``
+   (the pydantic card and effect models), ``card_checks`` (semantic validation) and
+   ``card_library`` (reading, loading, merging card files), with ``vocabulary`` (the rules of
+   composition) and ``multi_target``); ``game`` (the setup, rule profiles and the closed
+   vocabularies of the game).
 2. The state model — ``state`` (:class:`~ygo_fsm.state.GameState`: all game data of a duel,
    and the frames); ``trace`` (trace records); ``snapshot`` (the canonical document of a state:
    JSON, equality, the state key).
-3. The rules — ``effects``, ``events``, ``operations``, ``chain``, ``battle``, ``summon``,
+3. The rules — ``continuous`` (the continuous effects in force, read by the others), ``effects``,
+   ``equips``, ``events``, ``operations``, ``chain``, ``battle``, ``summon``,
    ``priority`` and ``rules`` (the guards, callbacks and choosers the machines name): small
    functions that read and change a ``GameState``.
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).

@@ -15,12 +15,17 @@ module answers what it does. Rules used here:
   0-ATK monsters do nothing; ATK against DEF — higher ATK destroys the defender with no
   damage, higher DEF deals the difference to the attacker's controller, equal does nothing;
   a direct attack deals the attacker's ATK. Monsters destroyed by battle go to the graveyard
-  at the end of the Damage Step.
+  at the end of the Damage Step;
+- ATK and DEF are those of damage calculation's moment, continuous effects included
+  (:mod:`ygo_fsm.continuous`); a piercing attacker deals the difference between its ATK and a
+  lower DEF as battle damage (Yugipedia "Piercing"); a monster that "cannot be destroyed by
+  battle" stays, the battle damage being dealt all the same; a battler that halves battle damage
+  halves what either player takes from that battle (Yugipedia "Battle damage").
 """
 
 from __future__ import annotations
 
-from . import durations
+from . import continuous, durations
 from .cards import Cause, Event, Op
 from .effects import conditions_hold, effects_of, find
 from .events import emit
@@ -216,29 +221,41 @@ def calculate(game: GameState) -> None:
         if battler is not None:
             battler.battled_turn = game.turn
     lines = []
-    # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF
-    power = attacker.defence if attacker.position is Position.defence else attacker.atk
+    # a monster attacking in Defense Position (「絶対防御将軍」) uses its DEF; ATK/DEF as continuous
+    # effects make them at this moment (004 ●…战斗的判定是按照伤害计算时这一时点的攻击力和守备力进行的)
+    in_defence = attacker.position is Position.defence
+    power = continuous.defence(game, attacker) if in_defence else continuous.atk(game, attacker)
     shown = f"「{attacker.name}」{'守' if attacker.position is Position.defence else '攻'}{power}"
+    destroyed: list[CardInstance] = []
     if target is None:
         if attack.direct:
             _battle_damage(game, opponent, power)
             lines.append(f"{shown} 直接攻击")
     elif target.position is Position.attack:
-        lines.append(f"{shown} VS 「{target.name}」攻{target.atk}")
-        if power > target.atk:
-            _battle_damage(game, opponent, power - target.atk)
-            attack.destroyed.append(target.uid)
-        elif power < target.atk:
-            _battle_damage(game, player, target.atk - power)
-            attack.destroyed.append(attacker.uid)
+        target_atk = continuous.atk(game, target)
+        lines.append(f"{shown} VS 「{target.name}」攻{target_atk}")
+        if power > target_atk:
+            _battle_damage(game, opponent, power - target_atk)
+            destroyed.append(target)
+        elif power < target_atk:
+            _battle_damage(game, player, target_atk - power)
+            destroyed.append(attacker)
         elif power > 0:
-            attack.destroyed += [attacker.uid, target.uid]
+            destroyed += [attacker, target]
     else:
-        lines.append(f"{shown} VS 「{target.name}」守{target.defence}")
-        if power > target.defence:
-            attack.destroyed.append(target.uid)
-        elif power < target.defence:
-            _battle_damage(game, player, target.defence - power)
+        target_def = continuous.defence(game, target)
+        lines.append(f"{shown} VS 「{target.name}」守{target_def}")
+        if power > target_def:
+            if continuous.piercing(game, attacker):  # Yugipedia "Piercing": the difference as battle damage
+                _battle_damage(game, opponent, power - target_def)
+            destroyed.append(target)
+        elif power < target_def:
+            _battle_damage(game, player, target_def - power)
+    for monster in destroyed:  # "cannot be destroyed by battle": the damage stands, the monster stays
+        if continuous.battle_indestructible(game, monster):
+            lines.append(f"「{monster.name}」不会被战斗破坏")
+        else:
+            attack.destroyed.append(monster.uid)
     for who, amount in attack.battle_damage.items():
         lines.append(f"{who}受到{amount}分战斗伤害")
     if attack.destroyed:
@@ -254,10 +271,25 @@ def _name(game: GameState, uid: str) -> str:
 
 
 def _battle_damage(game: GameState, player: str, amount: int) -> None:
+    """``player`` takes ``amount`` battle damage: none under "you take no battle damage", half when
+    a battler's continuous effect halves it — 0 first, halved after (Yugipedia "Battle damage":
+    the order effects that change battle damage are applied in)."""
     if amount <= 0 or durations.applies(game, "no_battle_damage", player):
         return
+    if any(continuous.halves_battle_damage(game, monster) for monster in _battlers(game)):
+        amount //= 2
     game.attack_damage(player, amount)
     emit(game, Event.battle_damage, player)
+
+
+def _battlers(game: GameState) -> list[CardInstance]:
+    """The attacker and the attack target still on the field as the monsters that battle."""
+    attack = game.attack
+    if attack is None:
+        return []
+    found = (_battler(game, attack.attacker, attack.attacker_identity),
+             _battler(game, attack.target, attack.target_identity))
+    return [monster for monster in found if monster is not None]
 
 
 def send_destroyed(game: GameState) -> None:

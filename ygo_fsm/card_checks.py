@@ -7,7 +7,7 @@ that can never be paid …). The tables they read are :mod:`ygo_fsm.vocabulary`.
 from __future__ import annotations
 
 from . import vocabulary
-from .card_enums import CardType, Cause, EffectKind, Face, Location, Origin, Subject, Target
+from .card_enums import CardType, Cause, EffectKind, Face, Location, Op, Origin, Subject, Target
 from .card_models import CardSpec, EffectSpec
 
 
@@ -38,8 +38,14 @@ def _effect_problems(card: CardSpec, effect: EffectSpec) -> list[tuple[str, str]
         problems.append(("events", "a trigger effect needs events: (or a phase:) to answer"))
     if not effect.starts_chain_link and (effect.once_per_turn or effect.once_per_turn_name):
         problems.append(("once_per_turn", f"a {kind} effect is not activated; once per turn means nothing here"))
-    if effect.kind is not EffectKind.continuous and (effect.forbids or effect.applies_at):
-        problems.append(("forbids" if effect.forbids else "applies_at", "only a continuous effect forbids or applies"))
+    if effect.kind is not EffectKind.continuous and (effect.forbids or effect.applies_at or effect.grants):
+        problems.append(("forbids" if effect.forbids else "applies_at" if effect.applies_at else "grants",
+                         "only a continuous effect forbids, applies or grants"))
+    equips = any(e.kind is EffectKind.equip_spell for e in card.effects)
+    if effect.grants is not None and effect.grants.monsters == "equipped" and not equips:
+        problems.append(("grants.monsters", "equipped: only an Equip Spell is equipped to a monster"))
+    if any(op.op is Op.equip for op in effect.resolution) and effect.kind is not EffectKind.equip_spell:
+        problems.append(("resolution", "equip: only an Equip Spell's activation equips it"))
     if effect.target is Target.event_card and not answers_events:
         problems.append(("target", "event_card targets the card of the event it answers, but it answers none"))
     cost = effect.cost

@@ -306,6 +306,7 @@ class Op(str, Enum):
     search = "search"                          # a card matching `what` from the deck to the hand (not a draw)
     negate_effects = "negate_effects"          # the monster's effects are negated (`until:`)
     no_battle_damage = "no_battle_damage"      # the controller takes no battle damage (`until:`)
+    equip = "equip"  # this Equip Spell is equipped to the target (a face-up monster); without one it is destroyed
     callable = "callable"                      # a registered Python resolution (library users)
 
 

@@ -31,6 +31,7 @@ from .card_enums import (
     Target,
     Timing,
 )
+from .grants import Grant
 
 
 class _Model(BaseModel):
@@ -232,6 +233,9 @@ class EffectSpec(_Model):
     applies_at: str = Field(default="", pattern="^(|attack_declaration|after_attack_declaration)$")
     """For continuous effects applied at a point of the attack, without a chain link: on the
     declaration (「通行税」, 000 【怪兽的攻击宣言…】１) or right after it (「銀幕の鏡壁」, ３)."""
+    grants: Grant | None = None
+    """For a continuous effect: what the monsters it applies to get while its card is face-up on
+    the field — ATK/DEF, piercing, battle protection, halved battle damage (table *Grants*)."""
     resolution: tuple[Operation, ...] = ()
     """What it does, in order (table *Operations*)."""
     needs: tuple[Need, ...] = ()

@@ -10,7 +10,7 @@ timing; optional triggers met while paying a summon's conditions do not activate
 
 from __future__ import annotations
 
-from . import durations, multi_target, subjects
+from . import continuous, durations, multi_target, subjects
 from .cards import (
     CARD_ACTIVATION_KINDS,
     DURATION_PHASE,
@@ -315,7 +315,7 @@ def resolve_top_link(game: GameState) -> None:
     spec = card.card if card is not None else None
     effect = spec.effects[link.effect] if spec is not None else None
     target = find(game, link.target) if link.target else None
-    link.target_atk = target[2].atk if target is not None else 0
+    link.target_atk = continuous.atk(game, target[2]) if target is not None else 0
     results: list[str] = []
     if link.negation == "effect":
         game.say(f"CHAIN{link.number}「{link.name}」的效果被无效，不处理")

@@ -23,6 +23,7 @@ from .cards import CardSpec, CardType, EffectKind, default_library
 from .decks import deal
 from .effects import activation_refusals, parse_key
 from .engine import CompiledTransition, Rulebook, default_rulebook
+from .equips import destroy_unequipped, is_equip_spell
 from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
 from .game import (
     FIELD_ZONE_CAPACITY,
@@ -109,6 +110,7 @@ _Option = tuple[str, int, CompiledTransition, Choice | None]
 def _place_cards(game: GameState, setup: Setup) -> None:
     """Put the setup's named library cards in their zones."""
     uids = placement_uids(setup)
+    equipping: list[tuple[str, CardInstance, str]] = []
     for player in PLAYERS:
         for index, placement in enumerate(setup.players[player].cards):
             card = game.library.get(placement.card)
@@ -143,6 +145,14 @@ def _place_cards(game: GameState, setup: Setup) -> None:
             if placement.destroyed_this_turn:
                 instance.destroyed_turn = setup.turn
             game.players[player].zone_list(placement.zone).append(instance)
+            if placement.equipped_to:
+                equipping.append((f"players.{player}.cards[{index}]", instance, placement.equipped_to))
+    for where, instance, target in equipping:
+        monster = next((m for state in game.players.values() for m in state.monsters if m.uid == target), None)
+        if not is_equip_spell(instance) or not instance.face_up or monster is None or not monster.face_up:
+            raise ValueError(f"{where}: equipped_to: only a face-up Equip Spell is equipped, to a face-up "
+                             f"monster on the field ({target!r} is not one, or the card is not)")
+        instance.equipped_to = monster.identity
 
 
 def _auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
@@ -768,6 +778,8 @@ class Duel:
         if spec.callbacks:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
+        if spec.callbacks and not game.is_over:
+            destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
             game.check_lp()

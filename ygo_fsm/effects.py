@@ -44,6 +44,7 @@ from .cards import (
     Target,
     Timing,
 )
+from .continuous import destruction_determined
 from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
 from .spec import ActivationLimit
 from .state import ZONE_ATTRIBUTES, CardInstance, Choice, Expiry, GameState
@@ -63,6 +64,8 @@ def move(game: GameState, card: CardInstance, to: Zone, *, player: str | None = 
         card.leave_field()  # banished, returned …: it is no longer that monster
     if to is Zone.monster and (where is None or where[1] is not Zone.monster):
         card.arrive()
+    if to is not Zone.spell_trap:
+        card.equipped_to = ""  # an Equip Card that leaves its zone is equipped to nothing
     game.players[player or card.owner].zone_list(to).append(card)
 
 
@@ -240,16 +243,6 @@ def _vocabulary_conditions_hold(game: GameState, controller: str, card: CardInst
 
 def effect_index(card: CardInstance, effect: EffectSpec) -> int:
     return card.card.effects.index(effect) if card.card is not None else 0
-
-
-def destruction_determined(game: GameState, card: CardInstance) -> bool:
-    """``card`` was determined to be destroyed by the battle in progress and is still on the field
-    until the end of the Damage Step: its continuous effects no longer apply and it cannot be
-    targeted by effects (004 ●持有永续效果的怪兽确定被那次战斗破坏的场合，从那个时点开始效果不再适用。
-    而且确定破坏的怪兽，直到该伤害步骤结束、被送去墓地时不能成为效果的对象)."""
-    attack = game.attack
-    return (attack is not None and attack.outcome == "fought" and card.uid in attack.destroyed
-            and card.identity in (attack.attacker_identity, attack.target_identity))
 
 
 def targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
@@ -526,17 +519,6 @@ def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> lis
             if allowed and conditions_hold(game, player, zone, card, effect):
                 yield card, index, effect
     return _choices(game, player, candidates())
-
-
-def special_summons_forbidden(game: GameState) -> str:
-    """The name of a face-up card whose continuous effect forbids special summons (「昇霊術師 ジョウゲン」),
-    or ``""``."""
-    for player in (game.turn_player, game.opponent):
-        for zone, card, _, effect in effects_of(game, player):
-            if (effect.forbids == "special_summon" and zone in FIELD_ZONES
-                    and card.face_up and not destruction_determined(game, card)):
-                return card.name
-    return ""
 
 
 def player_text(game: GameState, player: str) -> str:

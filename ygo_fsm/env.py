@@ -32,6 +32,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import continuous
 from .actions import NUM_DISTINCT_ACTIONS
 from .duel import Duel
 from .engine import default_rulebook
@@ -157,7 +158,9 @@ def information_state_string(duel: Duel, player: str) -> str:
         if not shown:
             return "(Set)"
         text = card.card.id if card.card is not None else card.name
-        return f"{text} {card.atk}/{card.defence}" if card in me.monsters or card in them.monsters else text
+        if card in me.monsters or card in them.monsters:
+            return f"{text} {continuous.atk(game, card)}/{continuous.defence(game, card)}"
+        return text
 
     lines = [f"player {player}; turn {game.turn} (turn player {game.turn_player}); state {duel.state}; "
              f"to act: {duel.priority}",

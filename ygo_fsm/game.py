@@ -208,6 +208,9 @@ class CardPlacement(_Model):
     set_turn: int | None = Field(default=None, ge=0, le=MAX_TURN)
     """The turn a Set card was Set (default: before the starting turn)."""
     destroyed_this_turn: bool = False
+    equipped_to: str = ""
+    """For a face-up Equip Spell in the spell/trap zone: the uid of the face-up monster on the field
+    it is equipped to (an Equip Spell equipped to nothing is destroyed at once: Yugipedia "Equip Card")."""
 
 
 DECK_MIN, DECK_MAX = 40, 60

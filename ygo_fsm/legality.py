@@ -10,6 +10,11 @@ it: :func:`refusals` lists, as data, every reason an activation is refused — t
 activation quotes it (``Duel.apply``), and :func:`ygo_fsm.effects.activation_refusals` hands it
 to whatever explains refusals (``why_not``).
 
+An effect whose resolution special summons (tokens included) is refused while a continuous
+effect forbids special summons (「昇霊術師 ジョウゲン」, 000 ●スタンバイフェイズ 例1): what forbids
+them is read from :mod:`ygo_fsm.continuous`, below this module, so the check needs nothing from
+the effects that offer activations.
+
 Mandatory effects are activated whatever their resolution can still do (a player made to draw
 from too small a deck then loses, Yugipedia "DRAW": 「Morphing Jar」): for them only the
 declared ``needs:`` and the cost count. Which effects must still have their card on the field
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import CARD_ACTIVATION_KINDS, CardType, EffectKind, EffectSpec, Location, Need, Op
+from .continuous import special_summons_forbidden
 from .game import FIELD_ZONES, MONSTER_ZONES, SPELL_TRAP_ZONES, Zone, other_player
 from .state import CardInstance, GameState
 
@@ -192,7 +198,21 @@ def refusals(game: GameState, controller: str, zone: Zone, card: CardInstance, e
     for need in requirements(effect):
         if not _need_met(game, controller, card, need):
             found.append(Refusal(need.what, _NEED_TEXT[need.what], _NEED_RULE))
+    if not effect.mandatory and special_summons(effect):
+        forbidding = special_summons_forbidden(game)
+        if forbidding:
+            found.append(Refusal("special_summon_forbidden", f"因为「{forbidding}」，不能特殊召唤", _FORBIDDEN_RULE))
     return found
+
+
+_FORBIDDEN_RULE = ("000 ●スタンバイフェイズ 例1 (「昇霊術師 ジョウゲン」: 双方不能特殊召唤); PR17 pp.133–134 "
+                   "(what the resolution does must be possible at activation)")
+
+
+def special_summons(effect: EffectSpec) -> bool:
+    """The effect's resolution special summons (a monster or tokens: tokens are special summoned,
+    PR17 Tokens)."""
+    return any(op.op in (Op.special_summon, Op.token) for op in effect.resolution)
 
 
 def target_fits(game: GameState, effect: EffectSpec, uid: str) -> bool:

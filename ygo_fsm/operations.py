@@ -9,9 +9,11 @@ operation that did something.
 
 from __future__ import annotations
 
+from . import continuous
 from .cards import RESOLUTIONS, CardSpec, CardType, Cause, EffectKind, Event, Op, Operation
+from .continuous import special_summons_forbidden
 from .durations import lasting
-from .effects import find, move, player_text, special_summons_forbidden
+from .effects import find, move, player_text
 from .events import emit, face_of
 from .game import FIELD_ZONES, MONSTER_ZONES, Position, TurnEffect, Zone, other_player
 from .legality import matches
@@ -106,7 +108,7 @@ def run_operation(game: GameState, op: Operation, link: Link, card: CardInstance
 def _amount(game: GameState, op: Operation, link: Link) -> int:
     if op.amount_of == "attacker_atk":
         attacker = find(game, game.attack.attacker) if game.attack is not None else None
-        return attacker[2].atk if attacker is not None else 0
+        return continuous.atk(game, attacker[2]) if attacker is not None else 0
     if op.amount_of == "target_atk":
         return link.target_atk
     return op.amount
@@ -193,7 +195,7 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         before = halved.atk
         halved.atk //= 2
         lasting(game, op, link, halved, "atk", atk=halved.atk - before)
-        return f"「{found[2].name}」的攻击力变成一半（{found[2].atk}）"
+        return f"「{found[2].name}」的攻击力变成一半（{continuous.atk(game, found[2])}）"
     if kind is Op.discard:
         player = _player_for(game, link, op.to)
         before = game.players[player].hand
@@ -229,6 +231,8 @@ def _operate(game: GameState, op: Operation, link: Link, card: CardInstance) -> 
         player = _player_for(game, link, op.to if "to" in op.model_fields_set else "controller")
         game.expiring.append(_player_expiry(game, op, link, player))
         return f"{player}不受战斗伤害"
+    if kind is Op.equip:
+        return _equip(game, op, link, card)
     if kind is Op.win:
         game.end_duel(winner=link.controller, reason="effect")
         return f"{link.controller}获得决斗的胜利"
@@ -412,6 +416,21 @@ def _banish(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
     return "".join(f"「{n}」" for n in banished) + "除外" if banished else ""
 
 
+def _equip(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
+    """The Equip Spell is equipped to its target, a face-up monster on the field, and stays face-up
+    in its zone; its effects apply to that monster while it is equipped (Yugipedia "Equip Spell
+    Card": all Equip Spells target a face-up monster at activation and then equip themselves to
+    it). A target no longer face-up on the field is equipped with nothing, and the rules then
+    destroy the card (:func:`ygo_fsm.equips.destroy_unequipped`)."""
+    if _zone(game, card) is not Zone.spell_trap:
+        return ""
+    for monster in operands(game, op, link, card):
+        if _zone(game, monster) is Zone.monster and monster.face_up:
+            card.equipped_to = monster.identity
+            return f"「{card.name}」装备给「{monster.name}」"
+    return ""
+
+
 def _modify(game: GameState, op: Operation, link: Link, card: CardInstance) -> str:
     changed = []
     for modified in operands(game, op, link, card):
@@ -421,12 +440,12 @@ def _modify(game: GameState, op: Operation, link: Link, card: CardInstance) -> s
             before = modified.atk
             modified.atk = max(0, modified.atk + op.amount)
             lasting(game, op, link, modified, "atk", atk=modified.atk - before)
-            changed.append(f"「{modified.name}」的攻击力变成{modified.atk}")
+            changed.append(f"「{modified.name}」的攻击力变成{continuous.atk(game, modified)}")
         else:
             before = modified.defence
             modified.defence = max(0, modified.defence + op.amount)
             lasting(game, op, link, modified, "atk", defence=modified.defence - before)
-            changed.append(f"「{modified.name}」的守备力变成{modified.defence}")
+            changed.append(f"「{modified.name}」的守备力变成{continuous.defence(game, modified)}")
     return "，".join(changed)
 
 

@@ -1,10 +1,11 @@
 """The effect vocabulary's reference page (``docs/effects.md``), generated from the declarations.
 
 Every word a card file may use — effect kinds, events, subjects, causes, origins, conditions,
-timings, targets, costs, operations and durations — is an enum member or a model field of
-:mod:`ygo_fsm.cards`; its description is the docstring (or the trailing comment) written next
-to it there, and the composition rules are the tables of :mod:`ygo_fsm.vocabulary`. ``make
-docs`` (``ygo-fsm reference``) rewrites the page; a test fails when the committed page is stale.
+timings, targets, costs, grants, operations and durations — is an enum member or a model field of
+:mod:`ygo_fsm.cards` (the grants: of :mod:`ygo_fsm.grants`); its description is the docstring (or
+the trailing comment) written next to it there, and the composition rules are the tables of
+:mod:`ygo_fsm.vocabulary`. ``make docs`` (``ygo-fsm reference``) rewrites the page; a test fails
+when the committed page is stale.
 
 >>> page = reference_page()
 >>> page.splitlines()[0]
@@ -21,7 +22,7 @@ from enum import Enum
 
 from pydantic import BaseModel
 
-from . import cards, vocabulary
+from . import cards, grants, vocabulary
 from .cards import SPELL_SPEED, Cause, Duration, EffectKind, Event, Location, Op, Origin, Subject, Target, Timing
 
 LIMITS = (
@@ -29,9 +30,11 @@ LIMITS = (
     "Conjunctions between operations (\"and if you do\", \"then\", \"also\"): a resolution is a list run "
     "in order; an operation that did nothing does not stop the next one.",
     "Choices made on resolution (\"choose 1 monster from your Deck\"): the first matching card is taken.",
-    "Leaves the field (to any place), control changes, equips, counters, Attributes and Types other than "
-    "a race word, levels above or below N, original ATK/DEF, and \"cannot be destroyed / targeted\".",
-    "Continuous effects other than forbidding special summons and the attack-declaration points; "
+    "Leaves the field (to any place), control changes, equips other than an Equip Spell's own, counters, "
+    "Attributes and Types other than a race word, levels above or below N, original ATK/DEF, "
+    "\"cannot be destroyed\" other than by battle, and \"cannot be targeted\".",
+    "Continuous effects other than forbidding special summons, the attack-declaration points and the "
+    "grants (ATK/DEF, piercing, battle protection); ATK/DEF changes that depend on a count or on LP; "
     "replacement effects (\"instead\") other than the draw; costs chosen by the player (which card to "
     "discard or banish) — the engine takes them in order.",
     "Negating an effect without negating its activation; \"negate the summon\" for special summons by an effect.",
@@ -224,6 +227,15 @@ def reference_page() -> str:
         "`needs:` declares the rest.",
         "",
         *_model_table(cards.Need),
+        "",
+        "## Grants (`grants:`)",
+        "",
+        "A continuous effect's `grants:` applies, without a chain link, while its card is face-up on "
+        "the field: to this monster, the monster an Equip Spell is equipped to, or the monsters on the "
+        "field it names — those arriving later too, none once the card has left (the values are "
+        "computed when read, never stored).",
+        "",
+        *_model_table(grants.Grant),
         "",
         "## Operations",
         "",

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 
 from .cards import SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Location
+from .continuous import special_summons_forbidden
 from .effects import (
     activation_limit,
     damage_step_allows,
@@ -28,7 +29,6 @@ from .effects import (
     name_key,
     once_key,
     parse_key,
-    special_summons_forbidden,
     targets,
 )
 from .engine import CompiledTransition, Rulebook

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from . import continuous
 from .duel import Action, Duel
 from .engine import Rulebook, default_rulebook
 from .errors import EngineError, IllegalActionError
@@ -274,7 +275,8 @@ def _check_cards(duel: Duel, expect: Expectation, item: str, since: int) -> list
     for key, wanted_stats in (("atk", expect.atk), ("def", expect.defence)):
         for uid, value in wanted_stats.items():
             monster = next((c for p in duel.players.values() for c in p.monsters if c.uid == uid), None)
-            found_value = "not on the field" if monster is None else (monster.atk if key == "atk" else monster.defence)
+            found_value = "not on the field" if monster is None else (
+                continuous.atk(duel.game, monster) if key == "atk" else continuous.defence(duel.game, monster))
             if found_value != value:
                 problems.append(_expected_vs(f"{item}.{key}.{uid}", value, found_value))
     if expect.attack is not None:

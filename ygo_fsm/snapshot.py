@@ -188,6 +188,8 @@ class CardDocument(_Strict):
     attacked_turn: int = Field(ge=0)
     arrival: int = Field(ge=0)
     battled_turn: int = Field(default=0, ge=0)
+    equipped_to: str = ""
+    """For an Equip Card: the field identity of the monster it is equipped to."""
 
 
 class UnnamedCounts(_Strict):

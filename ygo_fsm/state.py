@@ -46,7 +46,8 @@ class CardInstance:
 
     __slots__ = ("uid", "card", "name", "owner", "atk", "defence", "level", "race", "position",
                  "face_up", "set_turn", "destroyed_turn", "summoned_by_own_effect", "attacked_battle_phase",
-                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival", "battled_turn")
+                 "summoned_turn", "position_changed_turn", "attacked_turn", "arrival", "battled_turn",
+                 "equipped_to")
 
     def __init__(self, uid: str, owner: str, *, card: CardSpec | None = None, name: str = "",
                  atk: int = 0, defence: int = 0, level: int = 0, race: str = "",
@@ -70,6 +71,8 @@ class CardInstance:
         """The turn in which damage calculation was last performed with it (0: never)."""
         self.arrival = 0
         """How many times it has arrived on the field (0: placed there by the setup, or never)."""
+        self.equipped_to = ""
+        """For an Equip Card: the field identity of the monster it is equipped to (``""``: none)."""
 
     @classmethod
     def of_card(cls, uid: str, owner: str, card: CardSpec) -> CardInstance:
@@ -118,6 +121,7 @@ class CardInstance:
         clone.attacked_turn = self.attacked_turn
         clone.battled_turn = self.battled_turn
         clone.arrival = self.arrival
+        clone.equipped_to = self.equipped_to
         return clone
 
     @property

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CardSpec, EffectKind, Event, SpecialSummonCost
-from .effects import find, special_summons_forbidden
+from .continuous import special_summons_forbidden
+from .effects import find
 from .events import emit
 from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position, Zone
 from .operations import to_graveyard

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
+from . import continuous
 from .game import PLAYERS, Zone
 from .priority import holder
 from .state import CardInstance, GameState
@@ -295,8 +296,11 @@ def _card_view(game: GameState, viewer: str, player: str, zone: Zone, index: int
     if not known_to(viewer, player, zone, card):
         return CardView(index + 1, False, position, set_this_turn=set_this_turn)
     stats = card.card is None or card.card.type.value == "monster"
+    # on the field, ATK/DEF with the continuous effects in force (an Equip Spell, a Field Spell …)
+    atk, defence = ((continuous.atk(game, card), continuous.defence(game, card)) if zone is Zone.monster
+                    else (card.atk, card.defence))
     return CardView(index + 1, card.face_up, position, card.uid, card.card.id if card.card else "", card.name,
-                    card.atk if stats else None, card.defence if stats else None, card.level if stats else None,
+                    atk if stats else None, defence if stats else None, card.level if stats else None,
                     set_this_turn)
 
 

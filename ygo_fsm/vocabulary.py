@@ -34,6 +34,7 @@ OPERATION_WHAT: dict[str, frozenset[str]] = {
     "negate_effects": frozenset({"target", "event_card"}),
     "search": frozenset({"*"}),
     "tribute": frozenset({"own_monster"}),
+    "equip": frozenset({"target"}),
     "skip_phase": frozenset({"draw_phase", "standby_phase", "main_phase_1", "battle_phase"}),
 }
 """The ``what:`` each operation takes (the first is its default where it has one); an
