@@ -5,6 +5,7 @@ the mask, apply_index, and the hand size adjustment's one-card-at-a-time discard
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from helpers import judge_duel
@@ -13,7 +14,7 @@ from ygo_fsm import Duel, IllegalActionError
 from ygo_fsm.actions import KIND_BASE, NUM_DISTINCT_ACTIONS, decode
 from ygo_fsm.bench import MIXED_DECK
 from ygo_fsm.engine import default_rulebook
-from ygo_fsm.game import Setup
+from ygo_fsm.game import Setup, Zone
 
 
 def test_every_declared_player_action_has_indices() -> None:
@@ -98,3 +99,59 @@ def test_discard_choices_are_linear_in_the_hand_size(named: int) -> None:
         duel.apply(options[0])
     assert duel.players["A"].hand == 6 and duel.players["A"].graveyard == named - 6
     assert duel.state == "end_phase.discard_window.turn_player"
+
+
+def test_a_field_spell_in_the_field_zone_is_a_target_slot() -> None:
+    """Yugipedia "Field Zone": a Field Spell is a card on the field in its own zone, so
+    「サイクロン」 (destroy 1 spell/trap on the field) may target it — that option has an index."""
+    duel = judge_duel(Setup.model_validate({"phase": "main_phase_1", "profile": "modern", "players": {
+        "A": {"cards": [{"card": "mountain", "zone": "hand"}]},
+        "B": {"cards": [{"card": "cyclone", "zone": "spell_trap"}]}}}))
+    duel.apply("activate mountain")
+    assert [c.uid for c in duel.game.players["A"].zone_list(Zone.field_zone)] == ["mountain"]
+    assert duel.priority == "B"
+    judged = [a for a in duel.legal_actions(judge=True) if a.name == "respond"]
+    assert [a.choice for a in judged] == ["cyclone>mountain"]
+    indices = duel.legal_action_indices()
+    assert len(indices) == len(duel.legal_actions())
+    respond = indices[[a.name for a in duel.legal_actions()].index("respond")]
+    assert decode(duel.game, "B", respond) == ("respond", "cyclone>mountain")
+
+
+def test_a_monster_in_either_graveyard_is_a_target_slot() -> None:
+    """A spell that targets a monster in either graveyard (the pool's 「墓所の呼び声」, like
+    「死者蘇生」): each graveyard monster is its own option, and each has its own index."""
+    from ygo_fsm.cards import default_library, merge, read_card_file
+
+    pool, problems = read_card_file(Path(__file__).resolve().parent / "scenarios" / "cards" / "pool.yaml")
+    assert problems == []
+    duel = judge_duel(Setup.model_validate({"phase": "main_phase_1", "turn": 2, "profile": "modern", "players": {
+        "A": {"cards": [{"card": "grave_call", "zone": "hand"}, {"card": "sage_chiron", "zone": "graveyard"}]},
+        "B": {"cards": [{"card": "sapphire_dragon", "zone": "graveyard"}]}}}),
+        library=merge(default_library(), pool))
+    activations = {a.choice: i for a, i in zip(duel.legal_actions(judge=True), duel.legal_action_indices(),
+                                               strict=True) if a.name == "activate"}
+    assert set(activations) == {"grave_call>sage_chiron", "grave_call>sapphire_dragon"}
+    for choice, index in activations.items():
+        assert decode(duel.game, "A", index) == ("activate", choice)
+
+
+def test_every_built_in_card_s_options_have_indices() -> None:
+    """The integer action space covers the built-in library: random play with a deck holding one
+    of every built-in card (and as many of its monsters as fill it to 60) never meets a legal
+    action without an index."""
+    from ygo_fsm.cards import default_library
+
+    library = default_library()
+    deck = sorted(library)
+    monsters = sorted(card_id for card_id, card in library.items() if card.type.value == "monster")
+    deck += (monsters * 3)[: 60 - len(deck)]
+    for seed in range(3):
+        duel = Duel.new_game(deck, list(reversed(deck)), seed=seed)
+        choose = random.Random(seed).choice
+        for _ in range(800):
+            if duel.is_over:
+                break
+            indices = duel.legal_action_indices()
+            assert len(set(indices)) == len(duel.legal_actions())
+            duel.apply_index(choose(indices))

@@ -11,17 +11,21 @@ same position always gets the same index, whoever the card is:
     (a test checks it), and :data:`KIND_BASE` gives each kind's first index.
 source slot
     One of the acting player's own card slots (:data:`OWN_ZONES`, in this order): hand 0–59,
-    monster zones 0–4, spell/trap zones 0–4, graveyard 0–59, lingering 0–4 — 135 slots, plus
-    slot 135 for ``unnamed`` (a card no action names, at the hand size adjustment).
+    monster zones 0–4, spell/trap zones 0–4, the Field Zone, graveyard 0–59, lingering 0–4 —
+    136 slots, plus slot 136 for ``unnamed`` (a card no action names, at the hand size
+    adjustment).
 effect
     The card's effect number, 0–2 (``uid#2`` is effect 1).
 target slot
-    A card on the field, both sides (:data:`FIELD_ZONES`): own monster zones 0–4, own spell/trap
-    zones 5–9, the opponent's monster zones 10–14 and spell/trap zones 15–19; 20 is no target
-    (or, for ``choose_target``, a direct attack).
+    A card an effect can target, on either side (:data:`TARGET_ZONES`): own monster zones 0–4,
+    own spell/trap zones 5–9, own Field Zone 10, the opponent's monster zones 11–15, spell/trap
+    zones 16–20 and Field Zone 21, then the graveyards — own 22–81, the opponent's 82–141; 142 is
+    no target (or, for ``choose_target``, a direct attack). An option naming several targets
+    (``target_count:``, cards joined by ``+``) has no index: :func:`encode` refuses it with
+    :class:`ActionEncodingError` (the built-in library has no such card).
 
-Simple kinds take one index; card kinds ``136`` (source slot); ``choose_target`` 21 (target
-slot); effect kinds ``135 × 3 × 21`` (``(slot × 3 + effect) × 21 + target``), and ``process``
+Simple kinds take one index; card kinds ``137`` (source slot); ``choose_target`` 143 (target
+slot); effect kinds ``136 × 3 × 143`` (``(slot × 3 + effect) × 143 + target``), and ``process``
 16 more for the 『…为止』 effects ending now (``until_…``, by their place in the duel's list of
 such effects). :data:`NUM_DISTINCT_ACTIONS` counts them all.
 
@@ -44,12 +48,12 @@ from .state import CardInstance, GameState
 __all__ = [
     "CARD_KINDS",
     "EFFECT_KINDS",
-    "FIELD_ZONES",
     "KIND_BASE",
     "NUM_DISTINCT_ACTIONS",
     "OWN_ZONES",
     "SIMPLE_KINDS",
     "TARGET_KINDS",
+    "TARGET_ZONES",
     "ActionEncodingError",
     "decode",
     "encode",
@@ -66,16 +70,19 @@ EFFECT_KINDS: tuple[str, ...] = ("activate", "respond", "process")
 """Events whose option is an effect of one of the acting player's cards, with its target."""
 
 OWN_ZONES: tuple[tuple[Zone, int], ...] = (
-    (Zone.hand, 60), (Zone.monster, 5), (Zone.spell_trap, 5), (Zone.graveyard, 60), (Zone.lingering, 5))
+    (Zone.hand, 60), (Zone.monster, 5), (Zone.spell_trap, 5), (Zone.field_zone, 1), (Zone.graveyard, 60),
+    (Zone.lingering, 5))
 """The acting player's card slots, zone by zone, with how many each has (a deck holds at most 60)."""
-FIELD_ZONES: tuple[tuple[bool, Zone, int], ...] = (
-    (True, Zone.monster, 5), (True, Zone.spell_trap, 5), (False, Zone.monster, 5), (False, Zone.spell_trap, 5))
+TARGET_ZONES: tuple[tuple[bool, Zone, int], ...] = (
+    (True, Zone.monster, 5), (True, Zone.spell_trap, 5), (True, Zone.field_zone, 1),
+    (False, Zone.monster, 5), (False, Zone.spell_trap, 5), (False, Zone.field_zone, 1),
+    (True, Zone.graveyard, 60), (False, Zone.graveyard, 60))
 """The target slots: (the acting player's side?, zone, slots)."""
 
 OWN_SLOTS = sum(size for _, size in OWN_ZONES)
 UNNAMED_SLOT = OWN_SLOTS
 CARD_SLOTS = OWN_SLOTS + 1
-NO_TARGET = sum(size for _, _, size in FIELD_ZONES)
+NO_TARGET = sum(size for _, _, size in TARGET_ZONES)
 TARGET_SLOTS = NO_TARGET + 1
 MAX_EFFECTS = 3
 MAX_ENDING = 16
@@ -145,20 +152,20 @@ def _target_slot(game: GameState, player: str, uid: str | None) -> int:
     if found is not None:
         owner, zone, card = found
         base = 0
-        for mine, field_zone, size in FIELD_ZONES:
-            if field_zone is zone and (owner == player) == mine:
+        for mine, target_zone, size in TARGET_ZONES:
+            if target_zone is zone and (owner == player) == mine:
                 index = game.players[owner].zone_list(zone).index(card)
                 if index < size:
                     return base + index
             base += size
-    raise ActionEncodingError(f"card {uid!r} is not on the field")
+    raise ActionEncodingError(f"card {uid!r} is in no target slot (the field or a graveyard)")
 
 
 def _target_uid(game: GameState, player: str, slot: int) -> str | None:
     if slot == NO_TARGET:
         return None
     base = 0
-    for mine, zone, size in FIELD_ZONES:
+    for mine, zone, size in TARGET_ZONES:
         if slot < base + size:
             cards = game.players[player if mine else other_player(player)].zone_list(zone)
             if slot - base >= len(cards):
