@@ -25,7 +25,8 @@ fails on any import circle, typing-only imports included):
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).
 5. The façade — ``duel`` (:class:`Duel`: settling, legal actions, apply, trace, save/load).
 6. The interfaces — ``scenario``, ``render`` (over ``diagram_text``, ``render_dot`` and
-   ``render_mermaid``), ``cli``, ``bench``.
+   ``render_mermaid``), ``cli`` (over ``cli_io`` and
+   ``cli_scenarios``), ``bench``.
 """
 
 from .cards import CardSpec, default_library, load_library, merge

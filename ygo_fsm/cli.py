@@ -59,21 +59,23 @@ import os
 import shutil
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from . import __version__
-from .cards import CardSpec, card_file_json_schema, default_library, library_path, read_card_file, responds_to
+from .cards import card_file_json_schema, default_library, responds_to
+from .cli_io import UsageError, card_files, err, out, rulebook_of, utf8
+from .cli_scenarios import _cmd_narrate, _cmd_run, _one_line
 from .engine import Rulebook, default_rulebook
-from .errors import MachineDefinitionError, ScenarioError, YgoFsmError
+from .errors import MachineDefinitionError, YgoFsmError
 from .explain import StateNameError, _langs, _resolve, explain_lines
 from .loader import load_guard_sentences
 from .reference import reference_page
-from .scenario import Outcome, ScenarioResult, load_scenario, run_scenario, scenario_json_schema
+from .scenario import scenario_json_schema
 from .snapshot import duel_json_schema
 from .spec import Lang, MachineSpec, StateSpec
-from .trace import TraceRecord, dumps, narrate, read_jsonl, story
+from .trace import TraceRecord
 
 PROG = "ygo-fsm"
 BROKEN_PIPE = 141
@@ -85,76 +87,26 @@ INTERRUPTED = 130
 _GENERATED_SUFFIXES = (".dot", ".mmd", ".svg")
 
 
-class UsageError(Exception):
-    """A user error the CLI reports as one line on stderr, exit code 2."""
-
-
-def _utf8(stream: TextIO) -> None:
-    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-    reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
-    if encoding != "utf8" and reconfigure is not None:
-        with contextlib.suppress(ValueError, OSError):  # a stream already written in another encoding
-            reconfigure(encoding="utf-8")
-
-
-def _out(text: str = "") -> None:
-    print(text)
-
-
-def _err(text: str) -> None:
-    print(text, file=sys.stderr)
-
-
-def _rulebook(args: argparse.Namespace) -> Rulebook:
-    """The machines of ``--machines DIR`` when given, else the shipped ones."""
-    directory: Path | None = getattr(args, "machines", None)
-    return Rulebook.load(directory) if directory is not None else default_rulebook()
-
-
-# --- check ------------------------------------------------------------------------------
-
-
-def _card_files(paths: Sequence[Path]) -> tuple[dict[str, CardSpec], list[str], list[tuple[Path, int]]]:
-    """The cards of ``paths``, every problem (one line each), and the number of cards per file.
-    A card id already in the built-in library or in an earlier file is a problem."""
-    cards: dict[str, CardSpec] = {}
-    problems: list[str] = []
-    counts = []
-    for path in paths:
-        found, file_problems = read_card_file(path)
-        problems += file_problems
-        builtin = path.resolve() == library_path().resolve()
-        for card_id, card in found.items():
-            if card_id in default_library() and not builtin:
-                problems.append(f"{path}: card {card_id}: the id is a built-in card's (give the card its own id)")
-            elif card_id in cards:
-                problems.append(f"{path}: card {card_id}: the id is already given by an earlier --cards file")
-            else:
-                cards[card_id] = card
-        counts.append((path, len(found)))
-    return cards, problems, counts
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     if args.cards:
-        _, problems, counts = _card_files(args.cards)
+        _, problems, counts = card_files(args.cards)
         for problem in problems:
-            _err(problem)
+            err(problem)
         if problems:
             return 2
         for path, count in counts:
-            _out(f"ok: {path}: {count} cards")
+            out(f"ok: {path}: {count} cards")
         return 0
     try:
         rulebook = Rulebook.load(args.machines)
     except MachineDefinitionError as exc:
         for issue in exc.issues:
-            _err(str(issue))
+            err(str(issue))
         return 2
     specs = rulebook.specs.values()
     states = sum(len(spec.states) for spec in specs)
     transitions = sum(len(spec.transitions) for spec in specs)
-    _out(f"ok: {len(rulebook.specs)} machines, {states} states, {transitions} transitions")
+    out(f"ok: {len(rulebook.specs)} machines, {states} states, {transitions} transitions")
     return 0
 
 
@@ -163,19 +115,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_cards(args: argparse.Namespace) -> int:
     if args.files:
-        cards, problems, _ = _card_files(args.files)
+        cards, problems, _ = card_files(args.files)
         if problems:
             for problem in problems:
-                _err(problem)
+                err(problem)
             return 2
     else:
         cards = default_library()
     for card in cards.values():
         stats = f" ATK {card.atk} DEF {card.defence} level {card.level}" if card.type.value == "monster" else ""
-        _out(f"{card.id} — {card.type.value}{stats} 「{card.name_ja}」 {card.name_zh}")
+        out(f"{card.id} — {card.type.value}{stats} 「{card.name_ja}」 {card.name_zh}")
         for number, effect in enumerate(card.effects, start=1):
             speed = f"spell speed {effect.spell_speed}" if effect.spell_speed else "not activated"
-            _out(f"    {number}. {effect.kind.value} ({speed}); {effect.location.value}; "
+            out(f"    {number}. {effect.kind.value} ({speed}); {effect.location.value}; "
                  f"responds to: {responds_to(effect)}")
     return 0
 
@@ -200,19 +152,19 @@ def _state_marks(state: StateSpec, initial: bool) -> str:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     lang = Lang(args.lang)
-    for number, spec in enumerate(_rulebook(args).specs.values()):
+    for number, spec in enumerate(rulebook_of(args).specs.values()):
         if number:
-            _out()
-        _out(f"{spec.id} — {spec.label.text(lang)}  [{spec.rule}]")
+            out()
+        out(f"{spec.id} — {spec.label.text(lang)}  [{spec.rule}]")
         width = max(len(state.id) for state in spec.states)
         for state in spec.states:
             marks = _state_marks(state, state.id == spec.initial)
-            _out(f"    {state.id:<{width}}  {state.label.text(lang)}{marks}")
+            out(f"    {state.id:<{width}}  {state.label.text(lang)}{marks}")
     return 0
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
-    rulebook = _rulebook(args)
+    rulebook = rulebook_of(args)
     langs = _langs(args.lang)
     try:
         lines = explain_lines(rulebook, args.state, langs)
@@ -220,12 +172,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     except StateNameError as exc:
         raise UsageError(str(exc)) from None
     for line in lines:
-        _out(line)
+        out(line)
     if args.dot:
         from . import render  # lazily: rendering is optional for the rest of the CLI
 
-        _out()
-        _out(render.to_dot(rulebook.specs[machine], lang=args.lang, highlight=state.id).rstrip("\n"))
+        out()
+        out(render.to_dot(rulebook.specs[machine], lang=args.lang, highlight=state.id).rstrip("\n"))
     return 0
 
 
@@ -256,20 +208,20 @@ def _cmd_render(args: argparse.Namespace) -> int:
                                   sentences=sentences, profile=args.profile)
     except (RuntimeError, ValueError) as exc:
         raise UsageError(f"render: {exc}") from exc
-    out: Path = args.out
+    directory: Path = args.out
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(parents=True, exist_ok=True)
         for name, text in files.items():
-            target = out / name
+            target = directory / name
             target.write_text(text, encoding="utf-8", newline="\n")
-            _out(str(target))
-        for stale in sorted(out.iterdir()):
+            out(str(target))
+        for stale in sorted(directory.iterdir()):
             if (stale.suffix in _GENERATED_SUFFIXES and stale.is_file() and stale.stem not in rulebook.specs
                     and stale.name not in files and _is_generated(stale)):
                 stale.unlink()
-                _out(f"removed {stale} (no such machine)")
+                out(f"removed {stale} (no such machine)")
     except OSError as exc:
-        raise UsageError(f"render: {out}: {exc.strerror or exc}") from exc
+        raise UsageError(f"render: {directory}: {exc.strerror or exc}") from exc
     return 0
 
 
@@ -292,111 +244,17 @@ def _cmd_site(args: argparse.Namespace) -> int:
     if examples is not None and not examples.is_dir():
         raise UsageError(f"site: --examples {examples}: not a directory")
     rulebook = Rulebook.load(args.machines) if args.machines else default_rulebook()
-    out: Path = args.out
+    directory: Path = args.out
     try:
-        written = site.build_site(out, rulebook, load_guard_sentences(args.machines), examples_dir=examples)
+        written = site.build_site(directory, rulebook, load_guard_sentences(args.machines), examples_dir=examples)
     except (RuntimeError, ValueError) as exc:
         raise UsageError(f"site: {exc}") from exc
     except OSError as exc:
-        raise UsageError(f"site: {out}: {exc.strerror or exc}") from exc
+        raise UsageError(f"site: {directory}: {exc.strerror or exc}") from exc
     for path in written:
-        _out(str(path))
-    _out(f"open {(out / 'index.html').resolve()}")
+        out(str(path))
+    out(f"open {(directory / 'index.html').resolve()}")
     return 0
-
-
-# --- run --------------------------------------------------------------------------------
-
-
-def _scenario_files(arguments: Sequence[str]) -> list[Path]:
-    files: list[Path] = []
-    for argument in arguments:
-        path = Path(argument)
-        if path.is_dir():
-            found = sorted(path.glob("*.yaml"))
-            if not found:
-                raise UsageError(f"run: {path}: no scenario files (*.yaml)")
-            files.extend(found)
-        else:
-            files.append(path)
-    return files
-
-
-def _one_line(text: str) -> str:
-    return text.splitlines()[0] if text else text
-
-
-def _trace_targets(files: Sequence[Path], trace: Path | None) -> dict[Path, Path]:
-    """Where ``run --trace`` writes each scenario's trace: the file given for one scenario; for
-    several, one ``<scenario>.jsonl`` each in the directory given."""
-    if trace is None:
-        return {}
-    if len(files) == 1 and not trace.is_dir():
-        return {files[0]: trace}
-    if trace.suffix == ".jsonl" or (trace.exists() and not trace.is_dir()):
-        raise UsageError(f"run: --trace {trace}: {len(files)} scenarios need a directory (one <scenario>.jsonl "
-                         "each), not a file")
-    stems = [path.stem for path in files]
-    repeated = sorted({stem for stem in stems if stems.count(stem) > 1})
-    if repeated:
-        raise UsageError(f"run: --trace {trace}: several scenarios are named {repeated[0]!r}; their traces "
-                         "would overwrite each other")
-    return {path: trace / f"{path.stem}.jsonl" for path in files}
-
-
-def _write(target: Path, text: str, option: str) -> None:
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"run: {option} {target}: {exc.strerror or exc}") from exc
-
-
-def _cmd_run(args: argparse.Namespace) -> int:
-    rulebook = _rulebook(args)
-    extra = None
-    if args.cards:
-        extra, problems, _ = _card_files(args.cards)
-        if problems:
-            raise UsageError(problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
-    results: list[ScenarioResult] = []
-    invalid = 0
-    files = _scenario_files(args.files)
-    traces = _trace_targets(files, args.trace)
-    for path in files:
-        try:
-            scenario = load_scenario(path, rulebook=rulebook, library=extra)
-        except ScenarioError as exc:
-            _err(_one_line(str(exc)))
-            invalid += 1
-            continue
-        result = run_scenario(scenario, rulebook=rulebook, lang=args.lang)
-        results.append(result)
-        title = f"{path} — {scenario.name}"
-        if result.outcome is Outcome.passed:
-            if not args.quiet:
-                _out(f"PASS {title}")
-        elif result.outcome is Outcome.failed:
-            _out(f"FAIL {title}: {result.report_detail()}")
-        else:
-            _err(f"ERROR {title}: {_one_line(result.detail)}")
-        if args.narrate:
-            _out(narrate(result.trace, rulebook.specs, lang=args.lang).rstrip("\n"))
-            _out()
-        if args.story:
-            _out(story(result.trace, rulebook.specs).rstrip("\n"))
-            _out()
-        if args.golden is not None:
-            _write(args.golden / f"{path.stem}.txt", story(result.trace, rulebook.specs), "--golden")
-        if path in traces:
-            text = result.duel.trace_jsonl() if result.duel is not None else dumps(result.trace)
-            _write(traces[path], text, "--trace")  # a header line with the setup, then the records
-    errors = invalid + sum(result.outcome is Outcome.error for result in results)
-    failed = sum(result.outcome is Outcome.failed for result in results)
-    if not args.quiet and invalid + len(results) > 1:
-        passed = sum(result.passed for result in results)
-        _out(f"{invalid + len(results)} scenarios: {passed} passed, {failed} failed, {errors} invalid or in error")
-    return 2 if errors else 1 if failed else 0
 
 
 # --- schema and narrate -----------------------------------------------------------------
@@ -410,26 +268,12 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         "cards": card_file_json_schema,
         "state": duel_json_schema,
     }
-    _out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
+    out(json.dumps(schemas[args.kind](), indent=2, ensure_ascii=False))
     return 0
 
 
 def _cmd_reference(args: argparse.Namespace) -> int:
-    _out(reference_page().rstrip("\n"))
-    return 0
-
-
-def _cmd_narrate(args: argparse.Namespace) -> int:
-    path: Path = args.trace
-    try:
-        records = read_jsonl(path)
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not a UTF-8 text file ({exc.reason})") from exc
-    if not records:
-        raise UsageError(f"{path}: (file): no trace records (an empty trace)")
-    specs = _rulebook(args).specs
-    text = story(records, specs) if args.story else narrate(records, specs, lang=args.lang)
-    _out(text.rstrip("\n"))
+    out(reference_page().rstrip("\n"))
     return 0
 
 
@@ -530,8 +374,8 @@ def _exit_code(code: object) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    _utf8(sys.stdout)
-    _utf8(sys.stderr)
+    utf8(sys.stdout)
+    utf8(sys.stderr)
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -549,23 +393,23 @@ def main(argv: list[str] | None = None) -> int:
         return BROKEN_PIPE
     except MachineDefinitionError as exc:
         for issue in exc.issues:
-            _err(str(issue))
+            err(str(issue))
         return 2
     except (UsageError, YgoFsmError) as exc:
         _debug(args)
-        _err(_one_line(str(exc)))
+        err(_one_line(str(exc)))
         return 2
     except OSError as exc:  # a file or directory named on the command line
         _debug(args)
         where = f"{exc.filename}: " if exc.filename else ""
-        _err(f"{PROG}: {where}{exc.strerror or exc}")
+        err(f"{PROG}: {where}{exc.strerror or exc}")
         return 2
     except KeyboardInterrupt:
         return INTERRUPTED
     except Exception as exc:  # the last resort: one line, never a traceback unless asked
         _debug(args)
         hint = "" if getattr(args, "debug", False) else " (run with --debug for the traceback)"
-        _err(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(str(exc)) or '(no message)'}{hint}")
+        err(f"{PROG}: internal error: {type(exc).__name__}: {_one_line(str(exc)) or '(no message)'}{hint}")
         return INTERNAL_ERROR
 
 
