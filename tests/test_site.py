@@ -203,6 +203,10 @@ def test_browser_navigates_zooms_and_searches(site: Path, browser: Any, tmp_path
     assert browser.execute_script("return location.hash") == "#machine/summon_procedure"
     search = browser.find_element(By.ID, "search")
     search.send_keys("サイクロン", Keys.ENTER)
+    # the results are drawn after the key event: wait for them (a loaded machine is slow), then check
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#results li"))
     results = browser.find_elements(By.CSS_SELECTOR, "#results li")
     assert results and any("サイクロン" in item.text for item in results)
     browser.get((site / "index.html").as_uri() + "#state/end_phase.hand_size_adjustment")
