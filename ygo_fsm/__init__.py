@@ -19,14 +19,13 @@ fails on any import circle, typing-only imports included):
    and the frames); ``trace`` (trace records); ``snapshot`` (the canonical document of a state:
    JSON, equality, the state key).
 3. The rules — ``continuous`` (the continuous effects in force, read by the others), ``effects``,
-   ``equips``, ``events``, ``operations``, ``chain``, ``battle``, ``summon``,
-   ``priority`` and ``rules`` (the guards, callbacks and choosers the machines name): small
-   functions that read and change a ``GameState``.
+   ``equips``, ``events``, ``movements`` (card movements the rules share), ``operations``,
+   ``chain``, ``battle``, ``summon``, ``priority`` and ``rules`` (the guards, callbacks and
+   choosers the machines name): small functions that read and change a ``GameState``.
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).
 5. The façade — ``duel`` (:class:`Duel`: settling, legal actions, apply, trace, save/load).
 6. The interfaces — ``scenario``, ``render`` (over ``diagram_text``, ``render_dot`` and
-   ``render_mermaid``), ``cli`` (over ``cli_io`` and
-   ``cli_scenarios``), ``bench``.
+   ``render_mermaid``), ``cli`` (over ``cli_io`` and ``cli_scenarios``), ``bench``.
 """
 
 from .cards import CardSpec, default_library, load_library, merge
