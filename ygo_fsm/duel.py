@@ -41,7 +41,7 @@ from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_d
 from .spec import DONE_EVENT, Actor, TransitionSpec
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
-from .views import Observation, hidden_from, mask_key, mask_label, mask_record, observe
+from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mask_key, mask_label, mask_record, observe
 
 
 @dataclass(frozen=True)
@@ -371,7 +371,7 @@ class Duel:
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
-        hidden = hidden_from(self.game, options[0][0])
+        hidden = self._hidden_in_options(options)
         actions: list[Action] = []
         for player, _, transition, option in options:
             if option is None:
@@ -382,6 +382,12 @@ class Duel:
             actions.append(Action(transition.spec.event, player, key, label))
         self._view_cache = (options, tuple(actions))
         return actions
+
+    def _hidden_in_options(self, options: list[_Option], viewer: str | None = None) -> dict[str, Hidden]:
+        """The cards the options' keys name that are hidden from ``viewer`` (default: the player
+        the options are for): all that masking those keys reads."""
+        uids = {uid for _, _, _, option in options if option is not None for uid in key_uids(option.key)}
+        return hidden_among(self.game, options[0][0] if viewer is None else viewer, uids)
 
     def observation(self, player: str) -> Observation:
         """What ``player`` may know of the duel now: their hand, both fields with the
@@ -483,7 +489,7 @@ class Duel:
         name, choice = Action.parse(text)
         options = self._options()
         if choice is not None and not any(o is not None and o.key == choice for _, _, _, o in options):
-            hidden = hidden_from(self.game, self._acting_player())
+            hidden = self._hidden_in_options(options, self._acting_player())
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:
@@ -535,7 +541,7 @@ class Duel:
             (name, choice), player = Action.parse(action), None
         options = self._options()
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
-            hidden = hidden_from(self.game, options[0][0])  # the option named by a hidden card's place
+            hidden = self._hidden_in_options(options)  # the option named by a hidden card's place
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:  # an action with a single option may be named without it

@@ -38,7 +38,9 @@ __all__ = [
     "Hidden",
     "Observation",
     "PlayerView",
+    "hidden_among",
     "hidden_from",
+    "key_uids",
     "mask_key",
     "mask_label",
     "mask_text",
@@ -119,6 +121,45 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
     return hidden
 
 
+def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
+                 lines: Iterable[str] = ()) -> dict[str, Hidden]:
+    """The part of :func:`hidden_from` (in its order) that masking ``uids`` and ``lines`` reads:
+    the hidden cards among ``uids`` and every hidden card whose name appears quoted (「…」) in one
+    of ``lines``. :func:`mask_key`, :func:`mask_label` and :func:`mask_text` give the same text
+    with it as with all of :func:`hidden_from` for keys naming only ``uids`` and for those lines."""
+    wanted = set(uids)
+    texts = tuple(lines)
+    hidden: dict[str, Hidden] = {}
+    quoted: dict[str, bool] = {}
+    summon = game.summon
+    shown = summon.uid if summon is not None and summon.kind != "set" else None
+    for player in PLAYERS:
+        state = game.players[player]
+        if player != viewer:
+            zones = ((Zone.hand, state.hand_cards, True), (Zone.monster, state.monsters, False),
+                     (Zone.spell_trap, state.spell_traps, False), (Zone.deck, state.deck_cards, True))
+        else:
+            zones = ((Zone.deck, state.deck_cards, True),)
+        for zone, cards, always in zones:  # the same zones and tests as known_to's
+            for index, card in enumerate(cards):
+                if not always and card.face_up:
+                    continue
+                uid, name = card.uid, card.name
+                if uid == shown:
+                    continue
+                hit = quoted.get(name)
+                if hit is None:
+                    mark = f"「{name}」"
+                    hit = quoted[name] = any(mark in text for text in texts)
+                if hit or uid in wanted:
+                    hidden[uid] = Hidden(uid, name, player, zone, index)
+    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
+        card = summon.card
+        if card.uid in wanted or any(f"「{card.name}」" in text for text in texts):
+            hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
+    return hidden
+
+
 _KEY_PARTS = re.compile(r"([>+#])")
 
 
@@ -136,7 +177,8 @@ def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
     return "".join(parts)
 
 
-def _key_uids(key: str) -> list[str]:
+def key_uids(key: str) -> list[str]:
+    """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x)."""
     return [part.removeprefix("until_") for part in _KEY_PARTS.split(key)]
 
 
@@ -145,7 +187,7 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
     A target's name is replaced after the arrow (``「サイクロン」 → 「…」``); a label that would
     still name a hidden card becomes the masked key."""
     masked = label
-    for uid in _key_uids(key):
+    for uid in key_uids(key):
         found = hidden.get(uid)
         if found is None:
             continue
@@ -157,7 +199,7 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
             masked = masked.replace(quoted, place, 1)
     head, arrow, tail = masked.partition(" → ")
     checked = tail if arrow else masked  # the card before the arrow is the acting player's own
-    if any(f"「{found.name}」" in checked for found in (hidden.get(uid) for uid in _key_uids(key)) if found):
+    if any(f"「{found.name}」" in checked for found in (hidden.get(uid) for uid in key_uids(key)) if found):
         return mask_key(key, hidden)
     return masked
 
@@ -350,14 +392,15 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     Narration names cards by their printed names; when a card the viewer may see has the same
     name as a hidden one, only the names right after 选择 / 攻击对象为 / 把 are masked
     (:func:`mask_text`)."""
-    hidden = hidden_from(game, viewer)
     lines = tuple(detail)
+    hidden = hidden_among(game, viewer, key_uids(choice) if choice is not None else (), lines)
     if not hidden:
         return None
     masked_choice = mask_key(choice, hidden) if choice is not None else None
     if any(f"「{found.name}」" in line for line in lines for found in hidden.values()):
+        names = {found.name for found in hidden.values()}  # only these names are looked up in it
         shown = {card.name for player in PLAYERS for zone, card in game.players[player].all_cards()
-                 if card.uid not in hidden}
+                 if card.name in names and card.uid not in hidden}
         if game.summon is not None and game.summon.card is not None and game.summon.card.uid not in hidden:
             shown.add(game.summon.card.name)
         masked_lines = tuple(mask_text(line, hidden, shown) for line in lines)
