@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .game import PLAYERS, Zone
 from .priority import holder
-from .state import CardInstance, GameState
+from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
 __all__ = [
     "CardView",
@@ -124,40 +124,67 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
 def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
                  lines: Iterable[str] = ()) -> dict[str, Hidden]:
     """The part of :func:`hidden_from` (in its order) that masking ``uids`` and ``lines`` reads:
-    the hidden cards among ``uids`` and every hidden card whose name appears quoted (「…」) in one
-    of ``lines``. :func:`mask_key`, :func:`mask_label` and :func:`mask_text` give the same text
-    with it as with all of :func:`hidden_from` for keys naming only ``uids`` and for those lines."""
+    the hidden cards among ``uids`` and, for each name that appears quoted (「…」) in one of
+    ``lines``, the first hidden card of that name. :func:`mask_key`, :func:`mask_label` and
+    :func:`mask_text` give the same text with it as with all of :func:`hidden_from` for keys
+    naming only ``uids`` and for those lines."""
+    return _masking(game, viewer, uids, tuple(lines))[0]
+
+
+_ZONE_CARDS = tuple((zone, attribute, zone in _HIDING_ZONES, zone is Zone.deck)
+                    for zone, attribute in ZONE_ATTRIBUTES.items())
+"""Each zone, its attribute, whether a card there may be hidden, and whether it always is."""
+
+
+def _masking(game: GameState, viewer: str, uids: Iterable[str],
+             lines: tuple[str, ...]) -> tuple[dict[str, Hidden], set[str]]:
+    """One pass over the cards: :func:`hidden_among`, and the names quoted in ``lines`` that a
+    card ``viewer`` may see bears (the shown names :func:`mask_text` takes)."""
     wanted = set(uids)
-    texts = tuple(lines)
     hidden: dict[str, Hidden] = {}
+    shown: set[str] = set()
     quoted: dict[str, bool] = {}
+    first: set[str] = set()
     summon = game.summon
-    shown = summon.uid if summon is not None and summon.kind != "set" else None
+    summoned = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:
         state = game.players[player]
-        if player != viewer:
-            zones = ((Zone.hand, state.hand_cards, True), (Zone.monster, state.monsters, False),
-                     (Zone.spell_trap, state.spell_traps, False), (Zone.deck, state.deck_cards, True))
-        else:
-            zones = ((Zone.deck, state.deck_cards, True),)
-        for zone, cards, always in zones:  # the same zones and tests as known_to's
-            for index, card in enumerate(cards):
-                if not always and card.face_up:
-                    continue
-                uid, name = card.uid, card.name
-                if uid == shown:
-                    continue
-                hit = quoted.get(name)
-                if hit is None:
-                    mark = f"「{name}」"
-                    hit = quoted[name] = any(mark in text for text in texts)
-                if hit or uid in wanted:
-                    hidden[uid] = Hidden(uid, name, player, zone, index)
-    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
+        other = player != viewer
+        for zone, attribute, may_hide, always in _ZONE_CARDS:
+            cards: list[CardInstance] = getattr(state, attribute)
+            if not cards or not (lines or (may_hide and wanted)):
+                continue
+            for index, card in enumerate(cards):  # the same tests as known_to's
+                uid = card.uid
+                if may_hide and (always or (other and (zone is Zone.hand or not card.face_up))) and uid != summoned:
+                    if uid in wanted:
+                        hidden[uid] = Hidden(uid, card.name, player, zone, index)
+                        first.add(card.name)
+                    elif lines:
+                        name = card.name
+                        if name not in first:
+                            hit = quoted.get(name)
+                            if hit is None:
+                                hit = quoted[name] = any(f"「{name}」" in line for line in lines)
+                            if hit:
+                                hidden[uid] = Hidden(uid, name, player, zone, index)
+                                first.add(name)
+                elif lines:
+                    name = card.name
+                    hit = quoted.get(name)
+                    if hit is None:
+                        hit = quoted[name] = any(f"「{name}」" in line for line in lines)
+                    if hit:
+                        shown.add(name)
+    if summon is not None and summon.card is not None:
         card = summon.card
-        if card.uid in wanted or any(f"「{card.name}」" in text for text in texts):
-            hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
-    return hidden
+        hit = any(f"「{card.name}」" in line for line in lines)
+        if summon.kind == "set" and summon.player != viewer:
+            if card.uid in wanted or (hit and card.name not in first):
+                hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
+        elif hit:
+            shown.add(card.name)
+    return hidden, shown
 
 
 _KEY_PARTS = re.compile(r"([>+#])")
@@ -214,15 +241,21 @@ def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] =
     if not hidden:
         return line
     shown = set(shown_names)
+    done: set[str] = set()
     for found in hidden.values():
-        quoted = f"「{found.name}」"
+        name = found.name
+        if name in done:  # the first hidden card of a name has replaced it already
+            continue
+        quoted = f"「{name}」"
         if quoted not in line:
             continue
-        if found.name not in shown:
-            line = line.replace(quoted, f"「{found.text}」")
+        done.add(name)
+        place = f"「{found.text}」"
+        if name not in shown:
+            line = line.replace(quoted, place)
         else:
             for lead in _TARGETING:
-                line = line.replace(lead + quoted, lead + f"「{found.text}」")
+                line = line.replace(lead + quoted, lead + place)
     return line
 
 
@@ -393,16 +426,11 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     name as a hidden one, only the names right after 选择 / 攻击对象为 / 把 are masked
     (:func:`mask_text`)."""
     lines = tuple(detail)
-    hidden = hidden_among(game, viewer, key_uids(choice) if choice is not None else (), lines)
+    hidden, shown = _masking(game, viewer, key_uids(choice) if choice is not None else (), lines)
     if not hidden:
         return None
     masked_choice = mask_key(choice, hidden) if choice is not None else None
     if any(f"「{found.name}」" in line for line in lines for found in hidden.values()):
-        names = {found.name for found in hidden.values()}  # only these names are looked up in it
-        shown = {card.name for player in PLAYERS for zone, card in game.players[player].all_cards()
-                 if card.name in names and card.uid not in hidden}
-        if game.summon is not None and game.summon.card is not None and game.summon.card.uid not in hidden:
-            shown.add(game.summon.card.name)
         masked_lines = tuple(mask_text(line, hidden, shown) for line in lines)
     else:
         masked_lines = lines
