@@ -131,58 +131,95 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
     return _masking(game, viewer, uids, tuple(lines))[0]
 
 
-_ZONE_CARDS = tuple((zone, attribute, zone in _HIDING_ZONES, zone is Zone.deck)
-                    for zone, attribute in ZONE_ATTRIBUTES.items())
-"""Each zone, its attribute, whether a card there may be hidden, and whether it always is."""
+_ZONE_CARDS = tuple((zone, attribute, zone in _HIDING_ZONES) for zone, attribute in ZONE_ATTRIBUTES.items())
+"""Each zone, its attribute, and whether a card there may be hidden."""
+
+_QUOTED = re.compile(r"「([^「」]*)」")
+"""A quoted name without brackets of its own: ``「{name}」`` is in a line exactly when it is one of them."""
+
+_INDEX_LIMIT = 512
+_ZoneIndex = tuple[dict[str, int], dict[str, int], tuple[str, ...]]
+_zone_indexes: dict[tuple[CardInstance, ...], _ZoneIndex] = {}
+
+
+def _bracketed(name: str) -> bool:
+    return "「" in name or "」" in name
+
+
+def _zone_index(cards: list[CardInstance]) -> _ZoneIndex:
+    """A zone's first place of each name, the place of each uid, and the names with brackets of
+    their own. Cards keep their uid and name, so the index of the same cards in the same order is
+    looked up, not rebuilt."""
+    key = tuple(cards)
+    found = _zone_indexes.get(key)
+    if found is None:
+        if len(_zone_indexes) >= _INDEX_LIMIT:
+            _zone_indexes.clear()
+        firsts: dict[str, int] = {}
+        places: dict[str, int] = {}
+        for index, card in enumerate(cards):
+            firsts.setdefault(card.name, index)
+            places.setdefault(card.uid, index)
+        found = _zone_indexes[key] = (firsts, places, tuple(name for name in firsts if _bracketed(name)))
+    return found
 
 
 def _masking(game: GameState, viewer: str, uids: Iterable[str],
              lines: tuple[str, ...]) -> tuple[dict[str, Hidden], set[str]]:
-    """One pass over the cards: :func:`hidden_among`, and the names quoted in ``lines`` that a
+    """One pass over the zones: :func:`hidden_among`, and the names quoted in ``lines`` that a
     card ``viewer`` may see bears (the shown names :func:`mask_text` takes)."""
     wanted = set(uids)
     hidden: dict[str, Hidden] = {}
     shown: set[str] = set()
-    quoted: dict[str, bool] = {}
     first: set[str] = set()
+    tokens = {token for line in lines for token in _QUOTED.findall(line)}
+
+    def hit(name: str) -> bool:
+        """``「{name}」`` is in one of the lines."""
+        return name in tokens or (_bracketed(name) and any(f"「{name}」" in line for line in lines))
+
     summon = game.summon
     summoned = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:
         state = game.players[player]
         other = player != viewer
-        for zone, attribute, may_hide, always in _ZONE_CARDS:
+        for zone, attribute, may_hide in _ZONE_CARDS:
             cards: list[CardInstance] = getattr(state, attribute)
-            if not cards or not (lines or (may_hide and wanted)):
+            if not cards:
+                continue
+            if not may_hide:  # graveyard, banished, lingering, Field Zone: seen by both
+                if lines:
+                    firsts, _, odd = _zone_index(cards)
+                    shown.update(name for name in (*tokens, *odd) if name in firsts and hit(name))
+                continue
+            if zone is Zone.deck:  # hidden from both players (known_to)
+                firsts, places, odd = _zone_index(cards)
+                if summoned not in places:
+                    names = (*tokens, *odd) if lines else ()
+                    entries = sorted({*(places[uid] for uid in wanted if uid in places),
+                                      *(firsts[name] for name in names
+                                        if name in firsts and name not in first and hit(name))})
+                    for index in entries:
+                        card = cards[index]
+                        hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
+                        first.add(card.name)
+                    continue
+            elif not (lines or wanted):
                 continue
             for index, card in enumerate(cards):  # the same tests as known_to's
                 uid = card.uid
-                if may_hide and (always or (other and (zone is Zone.hand or not card.face_up))) and uid != summoned:
-                    if uid in wanted:
+                if (zone is Zone.deck or (other and (zone is Zone.hand or not card.face_up))) and uid != summoned:
+                    if uid in wanted or (lines and card.name not in first and hit(card.name)):
                         hidden[uid] = Hidden(uid, card.name, player, zone, index)
                         first.add(card.name)
-                    elif lines:
-                        name = card.name
-                        if name not in first:
-                            hit = quoted.get(name)
-                            if hit is None:
-                                hit = quoted[name] = any(f"「{name}」" in line for line in lines)
-                            if hit:
-                                hidden[uid] = Hidden(uid, name, player, zone, index)
-                                first.add(name)
-                elif lines:
-                    name = card.name
-                    hit = quoted.get(name)
-                    if hit is None:
-                        hit = quoted[name] = any(f"「{name}」" in line for line in lines)
-                    if hit:
-                        shown.add(name)
+                elif lines and hit(card.name):
+                    shown.add(card.name)
     if summon is not None and summon.card is not None:
         card = summon.card
-        hit = any(f"「{card.name}」" in line for line in lines)
         if summon.kind == "set" and summon.player != viewer:
-            if card.uid in wanted or (hit and card.name not in first):
+            if card.uid in wanted or (lines and card.name not in first and hit(card.name)):
                 hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
-        elif hit:
+        elif lines and hit(card.name):
             shown.add(card.name)
     return hidden, shown
 
