@@ -41,7 +41,19 @@ from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_d
 from .spec import DONE_EVENT, Actor, TransitionSpec
 from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
-from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mask_key, mask_label, mask_record, observe
+from .views import (
+    Hidden,
+    Observation,
+    Sight,
+    hidden_among,
+    hidden_from,
+    key_uids,
+    mask_key,
+    mask_label,
+    observe,
+    record_views,
+    sight,
+)
 
 
 @dataclass(frozen=True)
@@ -348,7 +360,14 @@ class Duel:
         """One record per transition taken so far."""
         trace = self._trace
         for row in self._records[len(trace):]:
-            trace.append(TraceRecord.model_validate(dict(zip(_RECORD_FIELDS, row, strict=True))))
+            fields = dict(zip(_RECORD_FIELDS, row, strict=True))
+            lp, hand, seen = row[-3:]
+            if isinstance(lp, tuple) and isinstance(hand, tuple):  # as _take keeps them
+                fields["lp"] = dict(zip(PLAYERS, lp, strict=True))
+                fields["hand"] = dict(zip(PLAYERS, hand, strict=True))
+            if isinstance(seen, Sight):
+                fields["views"] = record_views(seen, fields["choice"], fields["detail"])  # type: ignore[arg-type]
+            trace.append(TraceRecord.model_validate(fields))
         return tuple(trace)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
@@ -789,26 +808,16 @@ class Duel:
             for number, uid, negated in game.resolved_now:
                 self.resolutions.append((seq, number, uid, negated))
             game.resolved_now = []
+        a, b = players["A"], players["B"]
+        narration = game.narration
         self._records.append((
             seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
             spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
-            ".".join([f.state for f in frames]), game.choice, tuple(game.narration) if game.narration else (), auto,
-            {p: state.lp for p, state in game.players.items()},
-            {p: state.hand for p, state in game.players.items()}, self._record_views(),
+            ".".join([f.state for f in frames]), game.choice, tuple(narration) if narration else (), auto,
+            (a.lp, b.lp), (a.hand, b.hand),
+            # the players' views are worked out from this when the trace is read (:attr:`trace`)
+            sight(game) if game.choice is not None or narration else (),
         ))
-
-    def _record_views(self) -> tuple[dict[str, object], ...]:
-        """Each player's view of the transition just taken, where its option or narration names a
-        card hidden from that player."""
-        game = self.game
-        if game.choice is None and not game.narration:
-            return ()
-        views: list[dict[str, object]] = []
-        for player in PLAYERS:
-            masked = mask_record(game, player, game.choice, game.narration)
-            if masked is not None:
-                views.append({"player": player, "choice": masked[0], "detail": masked[1]})
-        return tuple(views)
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         if not self.game.chain:

@@ -38,6 +38,7 @@ __all__ = [
     "Hidden",
     "Observation",
     "PlayerView",
+    "Sight",
     "hidden_among",
     "hidden_from",
     "key_uids",
@@ -46,6 +47,8 @@ __all__ = [
     "mask_text",
     "observe",
     "place_ref",
+    "record_views",
+    "sight",
 ]
 
 _HIDING_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.deck)
@@ -128,11 +131,40 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
     ``lines``, the first hidden card of that name. :func:`mask_key`, :func:`mask_label` and
     :func:`mask_text` give the same text with it as with all of :func:`hidden_from` for keys
     naming only ``uids`` and for those lines."""
-    return _masking(game, viewer, uids, tuple(lines))[0]
+    return _masking(sight(game), viewer, uids, tuple(lines))[0]
 
 
-_ZONE_CARDS = tuple((zone, attribute, zone in _HIDING_ZONES) for zone, attribute in ZONE_ATTRIBUTES.items())
-"""Each zone, its attribute, and whether a card there may be hidden."""
+_ZONE_CARDS = tuple((zone, zone in _HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
+"""Each zone, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order, and whether a card there may be hidden."""
+_ATTRIBUTES = tuple(ZONE_ATTRIBUTES.values())
+
+
+class Sight(NamedTuple):
+    """What masking reads of a game at one moment (:func:`sight`): the cards of every zone in
+    order (a card keeps its uid and name), whether each monster and Spell/Trap is face-up, and
+    the summon in progress."""
+
+    zones: tuple[tuple[tuple[CardInstance, ...], ...], ...]
+    """Per player (A, B), per zone in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order."""
+    face_up: tuple[tuple[tuple[bool, ...], tuple[bool, ...]], ...]
+    """Per player: the monsters', then the Spells/Traps'."""
+    summon: tuple[str, str, str, CardInstance | None] | None
+    """The summon in progress: its uid, kind, player and the monster taken out."""
+
+
+def sight(game: GameState) -> Sight:
+    """What masking reads of ``game`` now, kept as it is while the game goes on."""
+    zones = []
+    faces = []
+    for player in PLAYERS:
+        state = game.players[player]
+        zones.append(tuple([tuple(getattr(state, attribute)) for attribute in _ATTRIBUTES]))
+        faces.append((tuple([card.face_up for card in state.monsters]),
+                      tuple([card.face_up for card in state.spell_traps])))
+    summon = game.summon
+    return Sight(tuple(zones), tuple(faces),
+                 None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+
 
 _QUOTED = re.compile(r"「([^「」]*)」")
 """A quoted name without brackets of its own: ``「{name}」`` is in a line exactly when it is one of them."""
@@ -146,12 +178,11 @@ def _bracketed(name: str) -> bool:
     return "「" in name or "」" in name
 
 
-def _zone_index(cards: list[CardInstance]) -> _ZoneIndex:
+def _zone_index(cards: tuple[CardInstance, ...]) -> _ZoneIndex:
     """A zone's first place of each name, the place of each uid, and the names with brackets of
     their own. Cards keep their uid and name, so the index of the same cards in the same order is
     looked up, not rebuilt."""
-    key = tuple(cards)
-    found = _zone_indexes.get(key)
+    found = _zone_indexes.get(cards)
     if found is None:
         if len(_zone_indexes) >= _INDEX_LIMIT:
             _zone_indexes.clear()
@@ -160,11 +191,11 @@ def _zone_index(cards: list[CardInstance]) -> _ZoneIndex:
         for index, card in enumerate(cards):
             firsts.setdefault(card.name, index)
             places.setdefault(card.uid, index)
-        found = _zone_indexes[key] = (firsts, places, tuple(name for name in firsts if _bracketed(name)))
+        found = _zone_indexes[cards] = (firsts, places, tuple(name for name in firsts if _bracketed(name)))
     return found
 
 
-def _masking(game: GameState, viewer: str, uids: Iterable[str],
+def _masking(seen: Sight, viewer: str, uids: Iterable[str],
              lines: tuple[str, ...]) -> tuple[dict[str, Hidden], set[str]]:
     """One pass over the zones: :func:`hidden_among`, and the names quoted in ``lines`` that a
     card ``viewer`` may see bears (the shown names :func:`mask_text` takes)."""
@@ -178,13 +209,11 @@ def _masking(game: GameState, viewer: str, uids: Iterable[str],
         """``「{name}」`` is in one of the lines."""
         return name in tokens or (_bracketed(name) and any(f"「{name}」" in line for line in lines))
 
-    summon = game.summon
-    summoned = summon.uid if summon is not None and summon.kind != "set" else None
-    for player in PLAYERS:
-        state = game.players[player]
+    summon = seen.summon
+    summoned = summon[0] if summon is not None and summon[1] != "set" else None
+    for player, zones, (monsters_up, spell_traps_up) in zip(PLAYERS, seen.zones, seen.face_up, strict=True):
         other = player != viewer
-        for zone, attribute, may_hide in _ZONE_CARDS:
-            cards: list[CardInstance] = getattr(state, attribute)
+        for (zone, may_hide), cards in zip(_ZONE_CARDS, zones, strict=True):
             if not cards:
                 continue
             if not may_hide:  # graveyard, banished, lingering, Field Zone: seen by both
@@ -206,21 +235,24 @@ def _masking(game: GameState, viewer: str, uids: Iterable[str],
                     continue
             elif not (lines or wanted):
                 continue
+            face_up = monsters_up if zone is Zone.monster else spell_traps_up
             for index, card in enumerate(cards):  # the same tests as known_to's
                 uid = card.uid
-                if (zone is Zone.deck or (other and (zone is Zone.hand or not card.face_up))) and uid != summoned:
+                if ((zone is Zone.deck or (other and (zone is Zone.hand or not face_up[index])))
+                        and uid != summoned):
                     if uid in wanted or (lines and card.name not in first and hit(card.name)):
                         hidden[uid] = Hidden(uid, card.name, player, zone, index)
                         first.add(card.name)
                 elif lines and hit(card.name):
                     shown.add(card.name)
-    if summon is not None and summon.card is not None:
-        card = summon.card
-        if summon.kind == "set" and summon.player != viewer:
-            if card.uid in wanted or (lines and card.name not in first and hit(card.name)):
-                hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
-        elif lines and hit(card.name):
-            shown.add(card.name)
+    taken_out = summon[3] if summon is not None else None
+    if summon is not None and taken_out is not None:
+        _, kind, summoner, _ = summon
+        if kind == "set" and summoner != viewer:
+            if taken_out.uid in wanted or (lines and taken_out.name not in first and hit(taken_out.name)):
+                hidden[taken_out.uid] = Hidden(taken_out.uid, taken_out.name, summoner, None, 0)
+        elif lines and hit(taken_out.name):
+            shown.add(taken_out.name)
     return hidden, shown
 
 
@@ -452,7 +484,7 @@ def observe(game: GameState, player: str) -> Observation:
         is_over=game.is_over, winner=game.winner)
 
 
-def mask_record(game: GameState, viewer: str, choice: str | None,
+def mask_record(game: GameState | Sight, viewer: str, choice: str | None,
                 detail: Iterable[str]) -> tuple[str | None, tuple[str, ...]] | None:
     """A trace record's option and narration as ``viewer`` may see them now (hidden cards
     named by their place), or ``None`` when they reveal nothing hidden.
@@ -461,9 +493,10 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     to a hand) is masked in its own narration too — the view errs on the side of hiding.
     Narration names cards by their printed names; when a card the viewer may see has the same
     name as a hidden one, only the names right after 选择 / 攻击对象为 / 把 are masked
-    (:func:`mask_text`)."""
+    (:func:`mask_text`). ``game`` may be what :func:`sight` kept of it at that moment."""
     lines = tuple(detail)
-    hidden, shown = _masking(game, viewer, key_uids(choice) if choice is not None else (), lines)
+    seen = game if isinstance(game, Sight) else sight(game)
+    hidden, shown = _masking(seen, viewer, key_uids(choice) if choice is not None else (), lines)
     if not hidden:
         return None
     masked_choice = mask_key(choice, hidden) if choice is not None else None
@@ -474,6 +507,19 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     if masked_choice == choice and masked_lines == lines:
         return None
     return masked_choice, masked_lines
+
+
+def record_views(seen: Sight, choice: str | None, detail: tuple[str, ...]) -> tuple[dict[str, object], ...]:
+    """Each player's view of a trace record (its option and narration) where it names a card
+    hidden from that player, from what :func:`sight` kept once the transition was taken."""
+    if choice is None and not detail:
+        return ()
+    views: list[dict[str, object]] = []
+    for player in PLAYERS:
+        masked = mask_record(seen, player, choice, detail)
+        if masked is not None:
+            views.append({"player": player, "choice": masked[0], "detail": masked[1]})
+    return tuple(views)
 
 
 def _card_id(game: GameState, uid: str) -> str:
