@@ -790,7 +790,7 @@ class Duel:
         spec = transition.spec
         game.narration = []
         game.scans = None  # the transition changes the game
-        if spec.callbacks:
+        if transition.moves_cards:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
         players = game.players

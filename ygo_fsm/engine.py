@@ -79,7 +79,7 @@ from transitions import Event, EventData, Machine, State, Transition
 from .cards import Phase
 from .game import Profile
 from .loader import load_machines
-from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
+from .rules import CALLBACKS, CARDS_STAY, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, Actor, MachineSpec, StateSpec, TransitionSpec
 from .state import Frame
 
@@ -130,6 +130,8 @@ class CompiledTransition:
     event: Event
     unguarded: bool = False
     """It has no guard and no ``unless``: always enabled in its source state."""
+    moves_cards: bool = False
+    """One of its callbacks may move a card (it is not one of :data:`~ygo_fsm.registry.CARDS_STAY`)."""
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -249,6 +251,7 @@ class Rulebook:
                     source_state=machine.get_state(t.source),
                     event=machine.events[t.event],
                     unguarded=not t.guards and not t.unless and t.profile is None,
+                    moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
                 )
             )
         self.machines[spec.id] = machine
