@@ -522,7 +522,8 @@ class GameState:
         self.card_scans: dict[str, object] | None = None
         """Like ``scans``, for what depends only on which cards are in which zones (each player's
         effects): kept across transitions that run no callback, or only callbacks that move no card
-        (``ygo_fsm.registry.CARDS_STAY``), dropped by one that may move a card and by :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
+        (``ygo_fsm.registry.CARDS_STAY``), dropped by one that may move a card and by
+        :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""
