@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 
 from .cards import CardSpec
 from .engine import CompiledTransition, Rulebook
 from .errors import EngineError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
 from .priority import holder as priority_holder
-from .spec import DONE_EVENT, Actor, TransitionSpec
+from .spec import DONE_EVENT, TransitionSpec
 from .state import Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
 from .views import Sight, record_views, sight
@@ -70,6 +71,9 @@ def settle_limit(rulebook: Rulebook) -> int:
     the longest run of skipped turns a setup allows (:data:`~ygo_fsm.game.MAX_TURN`) stays below it."""
     engine = sum(not t.is_player_action for spec in rulebook.specs.values() for t in spec.transitions)
     return SETTLE_ROUNDS * max(engine, 1)
+
+
+_STATE_OF = attrgetter("state")
 
 
 def _guard_text(spec: TransitionSpec) -> str:
@@ -276,7 +280,7 @@ class DuelRuntime:
         holder = priority_holder(game)
         if holder is None:
             return []
-        role = Actor.turn_player if holder == game.turn_player else Actor.opponent
+        turn_player = holder == game.turn_player
         options: list[Option] = []
         handled: set[str] = set()
         if game.scans is None:
@@ -287,7 +291,8 @@ class DuelRuntime:
         runtime = self.rulebook.runtime
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
-            candidates = runtime[frame.machine][frame.state].by_role[role]
+            state = runtime[frame.machine][frame.state]
+            candidates = state.turn_player_actions if turn_player else state.opponent_actions
             if not candidates:
                 continue
             here: list[str] = []
@@ -352,7 +357,7 @@ class DuelRuntime:
         self._records.append((
             seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
             spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
-            ".".join([f.state for f in frames]), game.choice, tuple(narration) if narration else (), auto,
+            ".".join(map(_STATE_OF, frames)), game.choice, tuple(narration) if narration else (), auto,
             (a.lp, b.lp), (a.hand, b.hand),
             # the players' views are worked out from this when the trace is read (:attr:`trace`)
             sight(game) if game.choice is not None or narration else (),
@@ -389,15 +394,19 @@ class DuelRuntime:
             if state.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
-            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)] if here.engine else []
-            if len(enabled) > 1:
-                raise EngineError(f"{self.state}: engine transitions "
-                                  f"{', '.join(t.spec.id for t in enabled)} are enabled together "
-                                  "with no declared precedence")
-            if enabled:
+            chosen = None
+            for engine in here.engine:
+                if engine.unguarded or engine.enabled(frame):
+                    if chosen is not None:
+                        enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
+                        raise EngineError(f"{self.state}: engine transitions "
+                                          f"{', '.join(t.spec.id for t in enabled)} are enabled together "
+                                          "with no declared precedence")
+                    chosen = engine
+            if chosen is not None:
                 if taken > limit:
-                    runaway.append(enabled[0])
-                self._take(len(frames) - 1, enabled[0], actor="engine")
+                    runaway.append(chosen)
+                self._take(len(frames) - 1, chosen, actor="engine")
                 continue
             if state.final and len(frames) > 1:
                 frames.pop()
