@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .game import PLAYERS, Zone
@@ -131,7 +132,40 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
     ``lines``, the first hidden card of that name. :func:`mask_key`, :func:`mask_label` and
     :func:`mask_text` give the same text with it as with all of :func:`hidden_from` for keys
     naming only ``uids`` and for those lines."""
-    return _masking(sight(game), viewer, uids, tuple(lines))[0]
+    texts = tuple(lines)
+    if texts:
+        return _masking(sight(game), viewer, uids, texts)[0]
+    return _hidden_named(game, viewer, set(uids))
+
+
+def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, Hidden]:
+    """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game."""
+    hidden: dict[str, Hidden] = {}
+    if not wanted:
+        return hidden
+    summon = game.summon
+    summoned = summon.uid if summon is not None and summon.kind != "set" else None
+    for player in PLAYERS:
+        state = game.players[player]
+        if player != viewer:  # the same tests as known_to's
+            for index, card in enumerate(state.hand_cards):
+                if card.uid in wanted and card.uid != summoned:
+                    hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.hand, index)
+            for zone, cards in ((Zone.monster, state.monsters), (Zone.spell_trap, state.spell_traps)):
+                for index, card in enumerate(cards):
+                    if not card.face_up and card.uid in wanted and card.uid != summoned:
+                        hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
+        deck = state.deck_cards
+        if deck:
+            places = _zone_index(tuple(deck))[1]
+            for index in sorted(places[uid] for uid in wanted if uid in places and uid != summoned):
+                card = deck[index]
+                hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.deck, index)
+    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
+        card = summon.card
+        if card.uid in wanted:
+            hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
+    return hidden
 
 
 _ZONE_CARDS = tuple((zone, zone in _HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
@@ -273,9 +307,10 @@ def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
     return "".join(parts)
 
 
-def key_uids(key: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def key_uids(key: str) -> tuple[str, ...]:
     """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x)."""
-    return [part.removeprefix("until_") for part in _KEY_PARTS.split(key)]
+    return tuple(part.removeprefix("until_") for part in _KEY_PARTS.split(key))
 
 
 def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
