@@ -22,10 +22,14 @@ fails on any import circle, typing-only imports included):
    ``equips``, ``events``, ``movements`` (card movements the rules share), ``operations``,
    ``chain``, ``battle``, ``summon``, ``priority`` and ``rules`` (the guards, callbacks and
    choosers the machines name): small functions that read and change a ``GameState``.
-4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines).
-5. The façade — ``duel`` (:class:`Duel`: settling, legal actions, apply, trace, save/load).
+4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines);
+   ``placing`` (a setup's cards put in their zones); ``runtime`` (one duel's frames: options,
+   taking transitions, settling, trace records); ``duel_value`` (copy, equality, save/load).
+5. The façade — ``duel`` (:class:`Duel`: legal actions, apply, the integer action space, views,
+   trace files).
 6. The interfaces — ``scenario``, ``render`` (over ``diagram_text``, ``render_dot`` and
-   ``render_mermaid``), ``cli`` (over ``cli_io`` and ``cli_scenarios``), ``bench``.
+   ``render_mermaid``), ``cli`` (over ``cli_io`` and ``cli_scenarios``), ``bench`` (with its
+   sections ``bench_base``, ``bench_play``, ``bench_dispatch``, ``bench_value``, ``bench_duels``).
 """
 
 from .cards import CardSpec, default_library, load_library, merge

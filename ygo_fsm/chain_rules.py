@@ -4,7 +4,7 @@ name in :mod:`ygo_fsm.registry`)."""
 from __future__ import annotations
 
 from . import chain, effects, priority
-from .registry import _acting, _choice, callback, chooser, guard
+from .registry import _acting, _choice, callback, cards_stay, chooser, guard
 from .state import Choice, Frame
 
 # --- priority with activations and phase effects (issue: chains) ----------------------------
@@ -106,6 +106,7 @@ def finish_chain(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def collect_triggers(frame: Frame) -> None:
     """Open a timing window for what just happened and sort the triggers it met into the
     priority list (000 ※回合的流程/阶段中，卡／效果的发动时点的出现条件)."""
@@ -118,6 +119,7 @@ def collect_triggers(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def close_window(frame: Frame) -> None:
     """Nobody started a CHAIN1: the window is over (000 双方都不发动卡／效果，都放弃优先权，时点结束)."""
     chain.close_window(frame.game)

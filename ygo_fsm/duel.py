@@ -12,162 +12,35 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
-from .cards import CardSpec, CardType, EffectKind, default_library
-from .decks import deal
+from .cards import CardSpec, default_library
+from .duel_value import DuelValue
 from .effects import activation_refusals, parse_key
-from .engine import CompiledTransition, Rulebook, default_rulebook
-from .equips import destroy_unequipped, is_equip_spell
-from .errors import EngineError, IllegalActionError, StateFormatError, TraceFormatError
-from .game import (
-    FIELD_ZONE_CAPACITY,
-    MONSTER_ZONES,
-    PLAYERS,
-    SPELL_TRAP_ZONES,
-    Profile,
-    Setup,
-    TurnEffect,
-    Zone,
-    placement_uids,
-)
-from .priority import holder as priority_holder
+from .engine import Rulebook, default_rulebook
+from .errors import IllegalActionError, TraceFormatError
+from .game import PLAYERS, Profile, Setup
+from .placing import initial_game
 from .refusals import why_not
-from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
-from .spec import DONE_EVENT, Actor, TransitionSpec
-from .state import Attack, CardInstance, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
+from .runtime import PASS, SETTLE_ROUNDS, Action, Option, auto_pass_players, settle_limit
+from .state import Frame, GameState
 from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
-from .views import Observation, hidden_from, mask_key, mask_label, mask_record, observe
+from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mask_key, mask_label, observe
 
-
-@dataclass(frozen=True)
-class Action:
-    """A player action: the event name, the player who takes it, and the option chosen
-    (e.g. which effect to activate: ``Action("activate", "B", "cyclone>apophis_avatar")``).
-
-    ``str(action)`` is the text form ``apply`` also accepts: ``"activate cyclone>apophis_avatar"``.
-    """
-
-    name: str
-    player: str
-    choice: str | None = None
-    label: str = field(default="", compare=False)
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.choice}" if self.choice else self.name
-
-    @staticmethod
-    def parse(text: str) -> tuple[str, str | None]:
-        """``"activate cyclone"`` → (``"activate"``, ``"cyclone"``)."""
-        name, _, choice = text.strip().partition(" ")
-        return name, (choice.strip() or None)
-
+__all__ = ["PASS", "SETTLE_ROUNDS", "Action", "Duel", "settle_limit"]
+"""``Action``, ``PASS``, ``SETTLE_ROUNDS`` and ``settle_limit`` live in :mod:`ygo_fsm.runtime` and are
+named here too, where the duel's users have always found them."""
 
 _DEFAULT_SETUP = Setup()
-PASS = "pass"
-"""The event of passing priority, the one action auto-pass takes for a player."""
-_PASSES = {player: Action(PASS, player) for player in PLAYERS}
-"""Each player's ``pass`` (actions are values: auto-pass records the same one each time)."""
-
-SETTLE_ROUNDS = 100
-"""Settling (the engine moving on by itself between two player actions) takes at most this many
-engine transitions per engine transition declared in the machines (:func:`settle_limit`)."""
-
-
-@lru_cache(maxsize=8)
-def settle_limit(rulebook: Rulebook) -> int:
-    """The most engine transitions one settle may take: :data:`SETTLE_ROUNDS` times the number of
-    engine (and ``done``) transitions the machines declare. A real duel needs far fewer: even
-    the longest run of skipped turns a setup allows (:data:`~ygo_fsm.game.MAX_TURN`) stays below it."""
-    engine = sum(not t.is_player_action for spec in rulebook.specs.values() for t in spec.transitions)
-    return SETTLE_ROUNDS * max(engine, 1)
 
 
 def _short(text: str, length: int = 60) -> str:
     return text if len(text) <= length else text[:length - 1] + "…"
 
 
-def _guard_text(spec: TransitionSpec) -> str:
-    terms = [*spec.guards, *(f"not {name}" for name in spec.unless)]
-    return f" [{' and '.join(terms)}]" if terms else ""
-
-
-def _uses_cards(setup: Setup) -> bool:
-    return any(player.cards or player.deck_list for player in setup.players.values())
-
-
-_RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
-                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass", "lp", "hand",
-                  "views")
-_Option = tuple[str, int, CompiledTransition, Choice | None]
-
-
-def _place_cards(game: GameState, setup: Setup) -> None:
-    """Put the setup's named library cards in their zones."""
-    uids = placement_uids(setup)
-    equipping: list[tuple[str, CardInstance, str]] = []
-    for player in PLAYERS:
-        for index, placement in enumerate(setup.players[player].cards):
-            card = game.library.get(placement.card)
-            if card is None:
-                raise ValueError(f"players.{player}.cards[{index}]: unknown card {placement.card!r}")
-            uid = uids[(player, index)]
-            if placement.zone is Zone.monster and card.type is not CardType.monster:
-                raise ValueError(f"players.{player}.cards[{index}]: {card.id} is not a monster; "
-                                 "it cannot be placed in the monster zone")
-            if placement.zone is Zone.spell_trap and card.type is CardType.monster:
-                raise ValueError(f"players.{player}.cards[{index}]: {card.id} is a monster; "
-                                 "it cannot be placed in the spell/trap zone")
-            field_spell = any(effect.kind is EffectKind.field_spell for effect in card.effects)
-            if (placement.zone is Zone.field_zone) is not field_spell and placement.zone in (Zone.spell_trap,
-                                                                                           Zone.field_zone):
-                raise ValueError(f"players.{player}.cards[{index}]: a Field Spell goes in the field_zone, "
-                                 "and only a Field Spell does")
-            face_down_attack = placement.face_up is False and placement.position.value == "attack"
-            if placement.zone is Zone.monster and face_down_attack:
-                raise ValueError(f"players.{player}.cards[{index}]: a face-down monster is in Defense Position")
-            zones = {Zone.monster: MONSTER_ZONES, Zone.spell_trap: SPELL_TRAP_ZONES,
-                     Zone.field_zone: FIELD_ZONE_CAPACITY}.get(placement.zone)
-            if zones is not None and len(game.players[player].zone_list(placement.zone)) >= zones:
-                raise ValueError(f"players.{player}.cards[{index}]: the {placement.zone.value} zones are full "
-                                 f"({zones})")
-            instance = CardInstance.of_card(uid, player, card)
-            instance.position = placement.position
-            set_zone = placement.zone in (Zone.spell_trap, Zone.field_zone)
-            default_face_up = not set_zone or card.type is CardType.monster
-            instance.face_up = default_face_up if placement.face_up is None else placement.face_up
-            instance.set_turn = placement.set_turn if placement.set_turn is not None else setup.turn - 1
-            if placement.destroyed_this_turn:
-                instance.destroyed_turn = setup.turn
-            game.players[player].zone_list(placement.zone).append(instance)
-            if placement.equipped_to:
-                equipping.append((f"players.{player}.cards[{index}]", instance, placement.equipped_to))
-    for where, instance, target in equipping:
-        monster = next((m for state in game.players.values() for m in state.monsters if m.uid == target), None)
-        if not is_equip_spell(instance) or not instance.face_up or monster is None or not monster.face_up:
-            raise ValueError(f"{where}: equipped_to: only a face-up Equip Spell is equipped, to a face-up "
-                             f"monster on the field ({target!r} is not one, or the card is not)")
-        instance.equipped_to = monster.identity
-
-
-def _auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
-    if auto_pass is True:
-        return frozenset(PLAYERS)
-    if auto_pass is False:
-        return frozenset()
-    players = frozenset(auto_pass)
-    unknown = sorted(players - set(PLAYERS))
-    if unknown:
-        raise ValueError(f"auto_pass: unknown player(s) {', '.join(unknown)}; players are A and B")
-    return players
-
-
-class Duel:
+class Duel(DuelValue):
     """A duel in progress: the runtime around one :class:`~ygo_fsm.state.GameState`.
 
     With ``auto_pass=True`` (or a set of players, ``auto_pass={"B"}``) the duel passes for a
@@ -182,15 +55,12 @@ class Duel:
     ``setup``, the ``history`` of actions and the ``trace``; everything else is its ``game``.
     """
 
-    _refusals: list[Refusal] | None
-
-    __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache")
+    __slots__ = ()
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
                  record_refusals: bool = False, **overrides: object) -> None:
-        self.auto_pass = _auto_pass_players(auto_pass)
+        self.auto_pass = auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
         elif overrides:
@@ -211,19 +81,6 @@ class Duel:
         self._enter_children()
         self._settle()
 
-    def _start_runtime(self) -> None:
-        self._history: list[Action] = []
-        self._records: list[tuple[object, ...]] = []
-        self._trace: list[TraceRecord] = []
-        self._option_cache: list[_Option] | None = None
-        self._view_cache: tuple[list[_Option], tuple[Action, ...]] | None = None
-        self._seq = 0
-        self.resolutions: list[tuple[int, int, str, bool]] = []
-        """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
-        self._refusals = None
-        self.auto_passes = 0
-        """How many passes auto-pass took so far (each is in the history and the trace)."""
-
     @classmethod
     def new_game(cls, deck_a: list[str], deck_b: list[str], *, seed: int, profile: Profile | str = "modern",
                  rulebook: Rulebook | None = None, library: dict[str, CardSpec] | None = None,
@@ -236,134 +93,12 @@ class Duel:
     @staticmethod
     def initial_game(setup: Setup, *, rulebook: Rulebook | None = None,
                      library: Mapping[str, CardSpec] | None = None) -> GameState:
-        """The game data ``setup`` describes, before any machine runs (no frames yet).
+        """The game data ``setup`` describes, before any machine runs (no frames yet;
+        :func:`ygo_fsm.placing.initial_game`).
 
         Raises ``ValueError`` naming the placement when a card cannot be where the setup puts it.
         """
-        if library is None:
-            library = default_library() if _uses_cards(setup) else {}
-        game = GameState(profile=setup.profile, turn=setup.turn, turn_player=setup.turn_player, library=library,
-                         state_specs=(rulebook or default_rulebook()).state_specs,
-                         players={p: PlayerState(setup.players[p], p) for p in PLAYERS})
-        _place_cards(game, setup)
-        deal(game, setup, library)
-        game.turn_effects = {turn: frozenset(effects) for turn, effects in setup.effects_on_turn.items()}
-        if setup.effects:
-            game.turn_effects[setup.turn] = game.turn_effects.get(setup.turn, frozenset()) | set(setup.effects)
-        return game
-
-    # --- the game state, read through the duel -----------------------------------------
-
-    @property
-    def profile(self) -> Profile:
-        return self.game.profile
-
-    @property
-    def turn(self) -> int:
-        return self.game.turn
-
-    @property
-    def turn_player(self) -> str:
-        return self.game.turn_player
-
-    @property
-    def players(self) -> dict[str, PlayerState]:
-        return self.game.players
-
-    @property
-    def library(self) -> Mapping[str, CardSpec]:
-        return self.game.library
-
-    @property
-    def chain(self) -> list[Link]:
-        return self.game.chain
-
-    @property
-    def window(self) -> Window | None:
-        return self.game.window
-
-    @property
-    def attack(self) -> Attack | None:
-        """The attack in progress."""
-        return self.game.attack
-
-    @property
-    def last_attack(self) -> Attack | None:
-        """The last attack that ended (cancelled, stopped or fought)."""
-        return self.game.last_attack
-
-    @property
-    def summon(self) -> Summon | None:
-        """The summon in progress."""
-        return self.game.summon
-
-    @property
-    def expiring(self) -> list[Expiry]:
-        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
-        return self.game.expiring
-
-    @property
-    def winner(self) -> str | None:
-        return self.game.winner
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_over
-
-    @property
-    def end_reason(self) -> str:
-        return self.game.end_reason
-
-    # --- reading the duel -------------------------------------------------------------
-
-    @property
-    def opponent(self) -> str:
-        """The non-turn player."""
-        return self.game.opponent
-
-    @property
-    def state(self) -> str:
-        """The full state path, e.g. ``main_phase_1.open.turn_player``."""
-        return self.game.path
-
-    def in_state(self, path: str) -> bool:
-        """Whether the duel is in ``path`` or in a state nested inside it."""
-        state = self.state
-        return state == path or state.startswith(path + ".")
-
-    @property
-    def priority(self) -> str | None:
-        """The player who must act now (holds priority or must choose), or ``None``."""
-        return priority_holder(self.game)
-
-    current_player = priority
-
-    @property
-    def frames(self) -> tuple[Frame, ...]:
-        """The active machines, the ``turn`` machine first."""
-        return tuple(self.game.frames)
-
-    @property
-    def transitions_taken(self) -> int:
-        """How many transitions the duel has taken (its trace's length)."""
-        return self._seq
-
-    @property
-    def history(self) -> tuple[Action, ...]:
-        """The actions applied so far, in order."""
-        return tuple(self._history)
-
-    @property
-    def trace(self) -> tuple[TraceRecord, ...]:
-        """One record per transition taken so far."""
-        trace = self._trace
-        for row in self._records[len(trace):]:
-            trace.append(TraceRecord.model_validate(dict(zip(_RECORD_FIELDS, row, strict=True))))
-        return tuple(trace)
-
-    def effect_applies(self, effect: TurnEffect) -> bool:
-        """Whether a turn effect applies to the current turn."""
-        return self.game.effect_applies(effect)
+        return initial_game(setup, rulebook=rulebook, library=library)
 
     def legal_actions(self, *, judge: bool = False) -> list[Action]:
         """The actions the player who must act may take now (none once the duel is over).
@@ -381,7 +116,7 @@ class Duel:
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
-        hidden = hidden_from(self.game, options[0][0])
+        hidden = self._hidden_in_options(options)
         actions: list[Action] = []
         for player, _, transition, option in options:
             if option is None:
@@ -392,6 +127,12 @@ class Duel:
             actions.append(Action(transition.spec.event, player, key, label))
         self._view_cache = (options, tuple(actions))
         return actions
+
+    def _hidden_in_options(self, options: list[Option], viewer: str | None = None) -> dict[str, Hidden]:
+        """The cards the options' keys name that are hidden from ``viewer`` (default: the player
+        the options are for): all that masking those keys reads."""
+        uids = {uid for _, _, _, option in options if option is not None for uid in key_uids(option.key)}
+        return hidden_among(self.game, options[0][0] if viewer is None else viewer, uids)
 
     def observation(self, player: str) -> Observation:
         """What ``player`` may know of the duel now: their hand, both fields with the
@@ -493,7 +234,7 @@ class Duel:
         name, choice = Action.parse(text)
         options = self._options()
         if choice is not None and not any(o is not None and o.key == choice for _, _, _, o in options):
-            hidden = hidden_from(self.game, self._acting_player())
+            hidden = self._hidden_in_options(options, self._acting_player())
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:
@@ -545,7 +286,7 @@ class Duel:
             (name, choice), player = Action.parse(action), None
         options = self._options()
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
-            hidden = hidden_from(self.game, options[0][0])  # the option named by a hidden card's place
+            hidden = self._hidden_in_options(options)  # the option named by a hidden card's place
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:  # an action with a single option may be named without it
@@ -587,94 +328,6 @@ class Duel:
         reasons = activation_refusals(self.game, holder, uid, index)
         return "".join(f"; {uid}: {r.text} ({r.rule})" for r in reasons if r.code != "unknown")
 
-    def copy(self) -> Duel:
-        """An independent copy: applying actions to one leaves the other as it was."""
-        clone = Duel.__new__(Duel)
-        clone.rulebook = self.rulebook
-        clone.setup = self.setup
-        clone.game = self.game.copy()
-        clone._history = list(self._history)
-        clone._records = list(self._records)
-        clone._trace = list(self._trace)
-        clone._seq = self._seq
-        clone._option_cache = None
-        clone._view_cache = None
-        clone.resolutions = list(self.resolutions)
-        clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
-        clone._refusals = list(self._refusals) if self._refusals is not None else None
-        return clone
-
-    # --- the duel as a value -------------------------------------------------------------
-
-    def __eq__(self, other: object) -> bool:
-        """Two duels are equal when their game states are (the trace and history are not compared)."""
-        if not isinstance(other, Duel):
-            return NotImplemented
-        return game_document(self.game) == game_document(other.game)
-
-    __hash__ = None  # type: ignore[assignment]  # a duel changes; use state_key() as a key
-
-    def state_key(self) -> str:
-        """A stable hash of the game state: equal states have equal keys, in every process."""
-        return state_key(self.game)
-
-    def to_json(self, *, trace: bool = False, indent: int | None = None) -> str:
-        """The duel as JSON text: its setup, history and game state (and, with ``trace``, every
-        trace record). :meth:`from_json` reads it back; the format is ``ygo-fsm schema state``."""
-        document: dict[str, Any] = {
-            "format": "ygo-fsm/duel",
-            "version": FORMAT_VERSION,
-            "setup": self.setup.model_dump(mode="json", by_alias=True, exclude_defaults=True),
-            "history": [{"name": a.name, "player": a.player, "choice": a.choice} for a in self._history],
-            "seq": self._seq,
-            "resolutions": [list(row) for row in self.resolutions],
-            "game": game_document(self.game),
-        }
-        if trace:
-            document["trace"] = [record.model_dump(mode="json") for record in self.trace]
-        if indent is None:
-            return canonical_json(document)
-        return json.dumps(document, ensure_ascii=False, indent=indent, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, *, rulebook: Rulebook | None = None,
-                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False) -> Duel:
-        """The duel :meth:`to_json` saved, ready to go on from where it was.
-
-        Raises :class:`~ygo_fsm.errors.StateFormatError` naming the field when the document is
-        malformed or describes a state the machines and the card library do not allow.
-        """
-        document = read_duel_document(text)
-        duel = cls.__new__(cls)
-        duel.rulebook = rulebook or default_rulebook()
-        duel.setup = document.setup
-        duel.game = game_from_document(document.game, library=default_library() if library is None else library,
-                                       state_specs=duel.rulebook.state_specs)
-        duel._start_runtime()
-        duel.auto_pass = _auto_pass_players(auto_pass)
-        duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
-        duel._seq = document.seq
-        duel.resolutions = list(document.resolutions)
-        if document.trace is not None:
-            duel._trace = list(document.trace)
-            duel._records = [tuple(getattr(record, name) for name in _RECORD_FIELDS) for record in document.trace]
-        duel._check_settled()
-        if duel.auto_pass:
-            duel._settle()  # a loaded duel may wait on a pass the duel now takes itself
-        return duel
-
-    def _check_settled(self) -> None:
-        """A loaded duel must be where a player acts (or over): not in the middle of settling."""
-        game = self.game
-        if game.is_over:
-            return
-        frame = game.frames[-1]
-        if any(t.enabled(frame) for t in self.rulebook.engine_transitions(frame.machine, frame.state)):
-            raise StateFormatError(f"game.frames: {self.state} takes an engine transition at once; "
-                                   "a saved duel is where a player must act")
-        if game.state_spec(frame).final or not self._options():
-            raise StateFormatError(f"game.frames: no player can act in {self.state}")
-
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its JSON document (trace included) and its cards when they are not the
         built-in library; it is unpickled on the shipped machines (:func:`default_rulebook`)."""
@@ -690,220 +343,6 @@ class Duel:
         for action in history:
             duel.apply(action)
         return duel
-
-    # --- changing the game from outside a transition ------------------------------------
-
-    def where(self, uid: str) -> tuple[str, Zone] | None:
-        """The player and zone of the named card ``uid`` (``None`` when there is none)."""
-        found = self.game.find(uid)
-        return (found[0], found[1]) if found is not None else None
-
-    def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
-        """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
-        self.game.add_turn_effect(effect, turn)
-        self._forget()
-
-    def _forget(self) -> None:
-        """Drop the cached priority holder and options (the duel changed outside a transition)."""
-        self.game.forget()
-        self.game.card_scans = None
-        self._option_cache = None
-
-    # --- the engine -------------------------------------------------------------------
-
-    def _options(self) -> list[_Option]:
-        """Enabled player transitions for the player who must act, innermost frame first."""
-        if self._option_cache is None:
-            self._option_cache = self._find_options()
-        return self._option_cache
-
-    def _find_options(self) -> list[_Option]:
-        game = self.game
-        holder = priority_holder(game)
-        if holder is None:
-            return []
-        role = Actor.turn_player if holder == game.turn_player else Actor.opponent
-        options: list[_Option] = []
-        handled: set[str] = set()
-        if game.scans is None:
-            game.scans = {}  # the state holds still while its options are enumerated
-        if game.card_scans is None:
-            game.card_scans = {}
-        frames = game.frames
-        runtime = self.rulebook.runtime
-        for level in range(len(frames) - 1, -1, -1):
-            frame = frames[level]
-            candidates = runtime[frame.machine][frame.state].by_role[role]
-            if not candidates:
-                continue
-            here: list[str] = []
-            for transition in candidates:
-                spec = transition.spec
-                if spec.event in handled or not (transition.unguarded or transition.enabled(frame)):
-                    continue
-                chosen: list[Choice] | None = None
-                if transition.chooser is not None:
-                    chosen = transition.chooser(frame)
-                    if not chosen:
-                        continue
-                if spec.event in here:
-                    raise EngineError(
-                        f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
-                        f"enabled together with no declared precedence")
-                here.append(spec.event)
-                if chosen is None:
-                    options.append((holder, level, transition, None))
-                else:
-                    options.extend([(holder, level, transition, choice) for choice in chosen])
-            handled.update(here)
-        return options
-
-    def _enter_children(self) -> None:
-        """Push the machines run by the innermost state, recursively, at their initial states."""
-        game = self.game
-        frames = game.frames
-        frame = frames[-1]
-        invoked_as, parent = frame.state, frame.machine
-        for child, initial in self.rulebook.runtime[parent][invoked_as].enters:
-            frames.append(Frame(game, child, initial, invoked_as, parent))
-            invoked_as, parent = initial, child
-
-    def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
-        game = self.game
-        frames = game.frames
-        frame = frames[level]
-        spec = transition.spec
-        game.narration = []
-        game.scans = None  # the transition changes the game
-        if spec.callbacks:
-            game.card_scans = None  # its callbacks may move cards
-        transition.execute(frame)  # its guards were found to hold on this very state
-        if spec.callbacks and not game.is_over:
-            destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
-        players = game.players
-        if players["A"].lp <= 0 or players["B"].lp <= 0:
-            game.check_lp()
-        if len(frames) > level + 1:
-            del frames[level + 1:]  # leaving the source state leaves the machines it ran
-        # a duel decided by this transition ends where it leads (PR17 p.43)
-        if not game.is_over and self.rulebook.runtime[frame.machine][frame.state].enters:
-            self._enter_children()
-        game.forget()
-        self._option_cache = None
-        self._seq = seq = self._seq + 1
-        if game.resolved_now:
-            for number, uid, negated in game.resolved_now:
-                self.resolutions.append((seq, number, uid, negated))
-            game.resolved_now = []
-        self._records.append((
-            seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
-            ".".join([f.state for f in frames]), game.choice, tuple(game.narration) if game.narration else (), auto,
-            {p: state.lp for p, state in game.players.items()},
-            {p: state.hand for p, state in game.players.items()}, self._record_views(),
-        ))
-
-    def _record_views(self) -> tuple[dict[str, object], ...]:
-        """Each player's view of the transition just taken, where its option or narration names a
-        card hidden from that player."""
-        game = self.game
-        if game.choice is None and not game.narration:
-            return ()
-        views: list[dict[str, object]] = []
-        for player in PLAYERS:
-            masked = mask_record(game, player, game.choice, game.narration)
-            if masked is not None:
-                views.append({"player": player, "choice": masked[0], "detail": masked[1]})
-        return tuple(views)
-
-    def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
-        if not self.game.chain:
-            return ()
-        return tuple({"number": link.number, "card": link.name, "controller": link.controller,
-                      "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
-                     for link in self.game.chain)
-
-    def _settle(self) -> None:
-        """Take engine transitions until a player must act or the duel is over; more than
-        :func:`settle_limit` of them in a row raise :class:`EngineError` naming the cycle."""
-        rulebook = self.rulebook
-        game = self.game
-        frames = game.frames
-        limit = settle_limit(rulebook)
-        taken = 0
-        runaway: list[CompiledTransition] = []
-        runtime = rulebook.runtime
-        while not game.is_over:
-            taken += 1
-            if taken > limit:
-                self._runaway(runaway, limit)
-            if game.scans is None:
-                game.scans = {}  # between transitions the state holds still
-            if game.card_scans is None:
-                game.card_scans = {}
-            frame = frames[-1]
-            here = runtime[frame.machine][frame.state]
-            state = here.spec
-            if state.terminal:
-                game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
-                return
-            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)] if here.engine else []
-            if len(enabled) > 1:
-                raise EngineError(f"{self.state}: engine transitions "
-                                  f"{', '.join(t.spec.id for t in enabled)} are enabled together "
-                                  "with no declared precedence")
-            if enabled:
-                if taken > limit:
-                    runaway.append(enabled[0])
-                self._take(len(frames) - 1, enabled[0], actor="engine")
-                continue
-            if state.final and len(frames) > 1:
-                frames.pop()
-                game.scans = {}  # one machine fewer: what the rules read may differ
-                parent = frames[-1]
-                done = [t for t in runtime[parent.machine][parent.state].done if t.unguarded or t.enabled(parent)]
-                if len(done) != 1:
-                    problem = "no" if not done else "more than one"
-                    raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
-                                      f"enabled in {parent.machine}.{parent.state}")
-                if taken > limit:
-                    runaway.append(done[0])
-                self._take(len(frames) - 1, done[0], actor="engine")
-                continue
-            options = self._options()
-            if not options:
-                raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
-            if self.auto_pass and len(options) == 1:
-                holder, level, transition, option = options[0]
-                if option is None and transition.spec.event == PASS and holder in self.auto_pass:
-                    self._history.append(_PASSES[holder])
-                    game.actor = holder
-                    try:
-                        self._take(level, transition, actor=holder, auto=True)
-                    finally:
-                        game.actor = None
-                    self.auto_passes += 1
-                    taken, runaway = 0, []  # a player's action (taken for them): settling starts again
-                    continue
-            return
-
-    def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
-        """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
-        window = 2 * sum(len(spec.transitions) for spec in self.rulebook.specs.values()) + 2
-        if len(taken) < window:
-            return
-        machine_ids = {id(machine): machine_id for machine_id, machine in self.rulebook.machines.items()}
-        names = [f"{machine_ids[id(t.machine)]}.{t.spec.id}" for t in taken]
-        period = next((p for p in range(1, len(names) // 2 + 1)
-                       if all(names[i] == names[i - p] for i in range(p, len(names)))), None)
-        if period is None:
-            count, what = 8, "without repeating; the last ones"
-        else:
-            count, what = period, "going round the cycle"
-        cycle = " → ".join(f"{name}{_guard_text(t.spec)}" for name, t in zip(names[-count:], taken[-count:],
-                                                                                strict=True))
-        raise EngineError(f"{self.state}: more than {limit} engine transitions in a row with no player acting "
-                          f"(the settle limit), {what}: {cycle}")
 
     def __repr__(self) -> str:
         status = f"over, winner {self.winner}" if self.is_over else f"priority {self.priority}"

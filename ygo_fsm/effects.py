@@ -351,7 +351,7 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         if cached is not None:
             return cached  # type: ignore[return-value]
     state = game.players[player]
-    negated = {e.uid for e in game.expiring if e.kind == "negated"}  # negate_effects … until
+    negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
     found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
     for zone, attribute in _EFFECT_ZONES:
         table = _USABLE[zone]

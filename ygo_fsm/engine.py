@@ -79,7 +79,7 @@ from transitions import Event, EventData, Machine, State, Transition
 from .cards import Phase
 from .game import Profile
 from .loader import load_machines
-from .rules import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard
+from .rules import CALLBACKS, CARDS_STAY, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, Actor, MachineSpec, StateSpec, TransitionSpec
 from .state import Frame
 
@@ -130,11 +130,16 @@ class CompiledTransition:
     event: Event
     unguarded: bool = False
     """It has no guard and no ``unless``: always enabled in its source state."""
+    moves_cards: bool = False
+    profile: str | None = None
+    """The profile it is scoped to (its spec's ``profile``), looked up once."""
+    """One of its callbacks may move a card (it is not one of :data:`~ygo_fsm.registry.CARDS_STAY`)."""
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
         ``unless`` guard holds."""
-        if self.spec.profile is not None and frame.game.profile != self.spec.profile:
+        profile = self.profile
+        if profile is not None and frame.game.profile != profile:
             return False
         for check in self.guards:
             if not check(frame):
@@ -164,6 +169,10 @@ class StateRuntime:
     by_role: dict[Actor, tuple[CompiledTransition, ...]]
     """The player transitions open to the turn player and to the opponent (a ``priority_holder``
     transition is open to both), in declaration order."""
+    turn_player_actions: tuple[CompiledTransition, ...] = ()
+    """``by_role[Actor.turn_player]``, looked up once."""
+    opponent_actions: tuple[CompiledTransition, ...] = ()
+    """``by_role[Actor.opponent]``, looked up once."""
 
 
 def _as_condition(check: Guard) -> Any:
@@ -207,7 +216,8 @@ class Rulebook:
             by_role = {role: tuple(t for t in players if t.spec.actor in (role, Actor.priority_holder))
                        for role in (Actor.turn_player, Actor.opponent)}
             self.runtime[machine][state] = StateRuntime(state_spec, players, self._engine[key],
-                                                        self._done[key], self._enters(machine, state), by_role)
+                                                        self._done[key], self._enters(machine, state), by_role,
+                                                        by_role[Actor.turn_player], by_role[Actor.opponent])
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -249,6 +259,8 @@ class Rulebook:
                     source_state=machine.get_state(t.source),
                     event=machine.events[t.event],
                     unguarded=not t.guards and not t.unless and t.profile is None,
+                    moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
+                    profile=t.profile,
                 )
             )
         self.machines[spec.id] = machine

@@ -36,8 +36,11 @@ def unequipped(game: GameState) -> list[CardInstance]:
             and equipped_monster(game, card) is None]
 
 
-def destroy_unequipped(game: GameState) -> None:
-    """Destroy (send to the graveyard, by the rules) every Equip Spell :func:`unequipped` finds."""
-    for index, card in enumerate(unequipped(game)):
+def destroy_unequipped(game: GameState) -> bool:
+    """Destroy (send to the graveyard, by the rules) every Equip Spell :func:`unequipped` finds;
+    whether there was one."""
+    found = unequipped(game)
+    for index, card in enumerate(found):
         to_graveyard(game, card, destroyed=True, together=index > 0)
         game.say(f"「{card.name}」没有装备的怪兽而被破坏（规则）")
+    return bool(found)

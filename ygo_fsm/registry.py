@@ -34,6 +34,18 @@ def callback(func: Callback) -> Callback:
     return func
 
 
+CARDS_STAY: set[str] = set()
+"""Callbacks that move no card and change no effect's standing (they open or close a timing
+window): what the runtime keeps of a player's effects (``GameState.card_scans``) holds across
+a transition that runs only these."""
+
+
+def cards_stay(func: Callback) -> Callback:
+    """Mark the callback ``func`` as one of :data:`CARDS_STAY` (register it with :func:`callback`)."""
+    CARDS_STAY.add(func.__name__)
+    return func
+
+
 def chooser(func: Chooser) -> Chooser:
     """Register ``func`` as a chooser (it lists a player action's options) under its own name."""
     CHOOSERS[func.__name__] = func

@@ -14,10 +14,22 @@ Damage Step) — and this module loads them all into the registry (:mod:`ygo_fsm
 from __future__ import annotations
 
 from . import battle_rules, chain_rules, summon_rules, turn_rules
-from .registry import CALLBACKS, CHOOSERS, GUARDS, Callback, Chooser, Guard, callback, chooser, guard, guard_citation
+from .registry import (
+    CALLBACKS,
+    CARDS_STAY,
+    CHOOSERS,
+    GUARDS,
+    Callback,
+    Chooser,
+    Guard,
+    callback,
+    chooser,
+    guard,
+    guard_citation,
+)
 
 RULE_MODULES = (turn_rules, chain_rules, summon_rules, battle_rules)
 """The modules whose functions the registry holds (imported for that)."""
 
-__all__ = ["CALLBACKS", "CHOOSERS", "GUARDS", "RULE_MODULES", "Callback", "Chooser", "Guard", "callback", "chooser",
-           "guard", "guard_citation"]
+__all__ = ["CALLBACKS", "CARDS_STAY", "CHOOSERS", "GUARDS", "RULE_MODULES", "Callback", "Chooser", "Guard",
+           "callback", "chooser", "guard", "guard_citation"]

@@ -534,8 +534,9 @@ class GameState:
         (``None``) while a transition changes the game. Not game data."""
         self.card_scans: dict[str, object] | None = None
         """Like ``scans``, for what depends only on which cards are in which zones (each player's
-        effects): kept across transitions that run no callback (they move no card), dropped by
-        one that does and by :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
+        effects): kept across transitions that run no callback, or only callbacks that move no card
+        (``ygo_fsm.registry.CARDS_STAY``), dropped by one that may move a card and by
+        :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""

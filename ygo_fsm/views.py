@@ -26,12 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from . import continuous
 from .game import PLAYERS, Zone
 from .priority import holder
-from .state import CardInstance, GameState
+from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
 __all__ = [
     "CardView",
@@ -39,12 +40,17 @@ __all__ = [
     "Hidden",
     "Observation",
     "PlayerView",
+    "Sight",
+    "hidden_among",
     "hidden_from",
+    "key_uids",
     "mask_key",
     "mask_label",
     "mask_text",
     "observe",
     "place_ref",
+    "record_views",
+    "sight",
 ]
 
 _HIDING_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.deck)
@@ -120,6 +126,171 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
     return hidden
 
 
+def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
+                 lines: Iterable[str] = ()) -> dict[str, Hidden]:
+    """The part of :func:`hidden_from` (in its order) that masking ``uids`` and ``lines`` reads:
+    the hidden cards among ``uids`` and, for each name that appears quoted (「…」) in one of
+    ``lines``, the first hidden card of that name. :func:`mask_key`, :func:`mask_label` and
+    :func:`mask_text` give the same text with it as with all of :func:`hidden_from` for keys
+    naming only ``uids`` and for those lines."""
+    texts = tuple(lines)
+    if texts:
+        return _masking(sight(game), viewer, uids, texts)[0]
+    return _hidden_named(game, viewer, set(uids))
+
+
+def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, Hidden]:
+    """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game."""
+    hidden: dict[str, Hidden] = {}
+    if not wanted:
+        return hidden
+    summon = game.summon
+    summoned = summon.uid if summon is not None and summon.kind != "set" else None
+    for player in PLAYERS:
+        state = game.players[player]
+        if player != viewer:  # the same tests as known_to's
+            for index, card in enumerate(state.hand_cards):
+                if card.uid in wanted and card.uid != summoned:
+                    hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.hand, index)
+            for zone, cards in ((Zone.monster, state.monsters), (Zone.spell_trap, state.spell_traps)):
+                for index, card in enumerate(cards):
+                    if not card.face_up and card.uid in wanted and card.uid != summoned:
+                        hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
+        deck = state.deck_cards
+        if deck:
+            places = _zone_index(tuple(deck))[1]
+            for index in sorted(places[uid] for uid in wanted if uid in places and uid != summoned):
+                card = deck[index]
+                hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.deck, index)
+    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
+        card = summon.card
+        if card.uid in wanted:
+            hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
+    return hidden
+
+
+_ZONE_CARDS = tuple((zone, zone in _HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
+"""Each zone, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order, and whether a card there may be hidden."""
+_ATTRIBUTES = tuple(ZONE_ATTRIBUTES.values())
+
+
+class Sight(NamedTuple):
+    """What masking reads of a game at one moment (:func:`sight`): the cards of every zone in
+    order (a card keeps its uid and name), whether each monster and Spell/Trap is face-up, and
+    the summon in progress."""
+
+    zones: tuple[tuple[tuple[CardInstance, ...], ...], ...]
+    """Per player (A, B), per zone in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order."""
+    face_up: tuple[tuple[tuple[bool, ...], tuple[bool, ...]], ...]
+    """Per player: the monsters', then the Spells/Traps'."""
+    summon: tuple[str, str, str, CardInstance | None] | None
+    """The summon in progress: its uid, kind, player and the monster taken out."""
+
+
+def sight(game: GameState) -> Sight:
+    """What masking reads of ``game`` now, kept as it is while the game goes on."""
+    zones = []
+    faces = []
+    for player in PLAYERS:
+        state = game.players[player]
+        zones.append(tuple([tuple(getattr(state, attribute)) for attribute in _ATTRIBUTES]))
+        faces.append((tuple([card.face_up for card in state.monsters]),
+                      tuple([card.face_up for card in state.spell_traps])))
+    summon = game.summon
+    return Sight(tuple(zones), tuple(faces),
+                 None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+
+
+_QUOTED = re.compile(r"「([^「」]*)」")
+"""A quoted name without brackets of its own: ``「{name}」`` is in a line exactly when it is one of them."""
+
+_INDEX_LIMIT = 512
+_ZoneIndex = tuple[dict[str, int], dict[str, int], tuple[str, ...]]
+_zone_indexes: dict[tuple[CardInstance, ...], _ZoneIndex] = {}
+
+
+def _bracketed(name: str) -> bool:
+    return "「" in name or "」" in name
+
+
+def _zone_index(cards: tuple[CardInstance, ...]) -> _ZoneIndex:
+    """A zone's first place of each name, the place of each uid, and the names with brackets of
+    their own. Cards keep their uid and name, so the index of the same cards in the same order is
+    looked up, not rebuilt."""
+    found = _zone_indexes.get(cards)
+    if found is None:
+        if len(_zone_indexes) >= _INDEX_LIMIT:
+            _zone_indexes.clear()
+        firsts: dict[str, int] = {}
+        places: dict[str, int] = {}
+        for index, card in enumerate(cards):
+            firsts.setdefault(card.name, index)
+            places.setdefault(card.uid, index)
+        found = _zone_indexes[cards] = (firsts, places, tuple(name for name in firsts if _bracketed(name)))
+    return found
+
+
+def _masking(seen: Sight, viewer: str, uids: Iterable[str],
+             lines: tuple[str, ...]) -> tuple[dict[str, Hidden], set[str]]:
+    """One pass over the zones: :func:`hidden_among`, and the names quoted in ``lines`` that a
+    card ``viewer`` may see bears (the shown names :func:`mask_text` takes)."""
+    wanted = set(uids)
+    hidden: dict[str, Hidden] = {}
+    shown: set[str] = set()
+    first: set[str] = set()
+    tokens = {token for line in lines for token in _QUOTED.findall(line)}
+
+    def hit(name: str) -> bool:
+        """``「{name}」`` is in one of the lines."""
+        return name in tokens or (_bracketed(name) and any(f"「{name}」" in line for line in lines))
+
+    summon = seen.summon
+    summoned = summon[0] if summon is not None and summon[1] != "set" else None
+    for player, zones, (monsters_up, spell_traps_up) in zip(PLAYERS, seen.zones, seen.face_up, strict=True):
+        other = player != viewer
+        for (zone, may_hide), cards in zip(_ZONE_CARDS, zones, strict=True):
+            if not cards:
+                continue
+            if not may_hide:  # graveyard, banished, lingering, Field Zone: seen by both
+                if lines:
+                    firsts, _, odd = _zone_index(cards)
+                    shown.update(name for name in (*tokens, *odd) if name in firsts and hit(name))
+                continue
+            if zone is Zone.deck:  # hidden from both players (known_to)
+                firsts, places, odd = _zone_index(cards)
+                if summoned not in places:
+                    names = (*tokens, *odd) if lines else ()
+                    entries = sorted({*(places[uid] for uid in wanted if uid in places),
+                                      *(firsts[name] for name in names
+                                        if name in firsts and name not in first and hit(name))})
+                    for index in entries:
+                        card = cards[index]
+                        hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
+                        first.add(card.name)
+                    continue
+            elif not (lines or wanted):
+                continue
+            face_up = monsters_up if zone is Zone.monster else spell_traps_up
+            for index, card in enumerate(cards):  # the same tests as known_to's
+                uid = card.uid
+                if ((zone is Zone.deck or (other and (zone is Zone.hand or not face_up[index])))
+                        and uid != summoned):
+                    if uid in wanted or (lines and card.name not in first and hit(card.name)):
+                        hidden[uid] = Hidden(uid, card.name, player, zone, index)
+                        first.add(card.name)
+                elif lines and hit(card.name):
+                    shown.add(card.name)
+    taken_out = summon[3] if summon is not None else None
+    if summon is not None and taken_out is not None:
+        _, kind, summoner, _ = summon
+        if kind == "set" and summoner != viewer:
+            if taken_out.uid in wanted or (lines and taken_out.name not in first and hit(taken_out.name)):
+                hidden[taken_out.uid] = Hidden(taken_out.uid, taken_out.name, summoner, None, 0)
+        elif lines and hit(taken_out.name):
+            shown.add(taken_out.name)
+    return hidden, shown
+
+
 _KEY_PARTS = re.compile(r"([>+#])")
 
 
@@ -137,8 +308,10 @@ def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
     return "".join(parts)
 
 
-def _key_uids(key: str) -> list[str]:
-    return [part.removeprefix("until_") for part in _KEY_PARTS.split(key)]
+@lru_cache(maxsize=4096)
+def key_uids(key: str) -> tuple[str, ...]:
+    """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x)."""
+    return tuple(part.removeprefix("until_") for part in _KEY_PARTS.split(key))
 
 
 def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
@@ -146,7 +319,7 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
     A target's name is replaced after the arrow (``「サイクロン」 → 「…」``); a label that would
     still name a hidden card becomes the masked key."""
     masked = label
-    for uid in _key_uids(key):
+    for uid in key_uids(key):
         found = hidden.get(uid)
         if found is None:
             continue
@@ -158,7 +331,7 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
             masked = masked.replace(quoted, place, 1)
     head, arrow, tail = masked.partition(" → ")
     checked = tail if arrow else masked  # the card before the arrow is the acting player's own
-    if any(f"「{found.name}」" in checked for found in (hidden.get(uid) for uid in _key_uids(key)) if found):
+    if any(f"「{found.name}」" in checked for found in (hidden.get(uid) for uid in key_uids(key)) if found):
         return mask_key(key, hidden)
     return masked
 
@@ -173,15 +346,21 @@ def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] =
     if not hidden:
         return line
     shown = set(shown_names)
+    done: set[str] = set()
     for found in hidden.values():
-        quoted = f"「{found.name}」"
+        name = found.name
+        if name in done:  # the first hidden card of a name has replaced it already
+            continue
+        quoted = f"「{name}」"
         if quoted not in line:
             continue
-        if found.name not in shown:
-            line = line.replace(quoted, f"「{found.text}」")
+        done.add(name)
+        place = f"「{found.text}」"
+        if name not in shown:
+            line = line.replace(quoted, place)
         else:
             for lead in _TARGETING:
-                line = line.replace(lead + quoted, lead + f"「{found.text}」")
+                line = line.replace(lead + quoted, lead + place)
     return line
 
 
@@ -344,7 +523,7 @@ def observe(game: GameState, player: str) -> Observation:
         is_over=game.is_over, winner=game.winner)
 
 
-def mask_record(game: GameState, viewer: str, choice: str | None,
+def mask_record(game: GameState | Sight, viewer: str, choice: str | None,
                 detail: Iterable[str]) -> tuple[str | None, tuple[str, ...]] | None:
     """A trace record's option and narration as ``viewer`` may see them now (hidden cards
     named by their place), or ``None`` when they reveal nothing hidden.
@@ -353,23 +532,33 @@ def mask_record(game: GameState, viewer: str, choice: str | None,
     to a hand) is masked in its own narration too — the view errs on the side of hiding.
     Narration names cards by their printed names; when a card the viewer may see has the same
     name as a hidden one, only the names right after 选择 / 攻击对象为 / 把 are masked
-    (:func:`mask_text`)."""
-    hidden = hidden_from(game, viewer)
+    (:func:`mask_text`). ``game`` may be what :func:`sight` kept of it at that moment."""
     lines = tuple(detail)
+    seen = game if isinstance(game, Sight) else sight(game)
+    hidden, shown = _masking(seen, viewer, key_uids(choice) if choice is not None else (), lines)
     if not hidden:
         return None
     masked_choice = mask_key(choice, hidden) if choice is not None else None
     if any(f"「{found.name}」" in line for line in lines for found in hidden.values()):
-        shown = {card.name for player in PLAYERS for zone, card in game.players[player].all_cards()
-                 if card.uid not in hidden}
-        if game.summon is not None and game.summon.card is not None and game.summon.card.uid not in hidden:
-            shown.add(game.summon.card.name)
         masked_lines = tuple(mask_text(line, hidden, shown) for line in lines)
     else:
         masked_lines = lines
     if masked_choice == choice and masked_lines == lines:
         return None
     return masked_choice, masked_lines
+
+
+def record_views(seen: Sight, choice: str | None, detail: tuple[str, ...]) -> tuple[dict[str, object], ...]:
+    """Each player's view of a trace record (its option and narration) where it names a card
+    hidden from that player, from what :func:`sight` kept once the transition was taken."""
+    if choice is None and not detail:
+        return ()
+    views: list[dict[str, object]] = []
+    for player in PLAYERS:
+        masked = mask_record(seen, player, choice, detail)
+        if masked is not None:
+            views.append({"player": player, "choice": masked[0], "detail": masked[1]})
+    return tuple(views)
 
 
 def _card_id(game: GameState, uid: str) -> str:

@@ -1,0 +1,117 @@
+"""(f) full duels from decks: whole duels between two random agents, vanilla and mixed decks,
+auto-pass off and on (:mod:`ygo_fsm.bench`)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bench_base import DEFAULT_SEED
+from .duel import Duel
+from .engine import default_rulebook
+from .game import Setup
+
+__all__ = ["DEFAULT_FULL_DUELS", "MAX_DECISIONS", "MIXED_DECK", "VANILLA_DECK", "DuelsResult", "deck_setup",
+           "measure_full_duels", "play_full_duels"]
+
+VANILLA_DECK: tuple[str, ...] = (
+    ("sage_chiron",) * 8 + ("reflect_bounder",) * 8 + ("beetle_armor_knight",) * 8 + ("sapphire_dragon",) * 8
+    + ("spirit_dragon",) * 4 + ("sacred_phoenix_of_nephthys",) * 4
+)
+"""40 monsters without effects (the workload the agents' issue names)."""
+
+MIXED_DECK: tuple[str, ...] = (
+    ("sage_chiron",) * 4 + ("reflect_bounder",) * 4 + ("beetle_armor_knight",) * 4 + ("sapphire_dragon",) * 4
+    + ("spirit_dragon",) * 2 + ("sacred_phoenix_of_nephthys",) * 2 + ("cyber_dragon",) * 2
+    + ("killer_snake",) * 2 + ("rogue_mercenaries",) * 2 + ("cyclone",) * 3 + ("dark_hole",) * 1
+    + ("my_body_as_a_shield",) * 2 + ("sakuretsu_armor",) * 3 + ("mirror_force",) * 2 + ("soul_rope",) * 3
+)
+"""40 cards, a third of them with effects: spells, traps, a special summon and a trigger."""
+
+DEFAULT_FULL_DUELS = 20
+MAX_DECISIONS = 100_000
+"""A duel taking more decisions than this is reported as an error (a loop in the engine)."""
+
+
+def deck_setup(deck_a: Sequence[str], deck_b: Sequence[str], seed: int) -> Setup:
+    """Both players' decks, shuffled with ``seed``, an opening hand of 5 each, ``modern`` rules."""
+    return Setup.from_decks(list(deck_a), list(deck_b), seed=seed, profile="modern")
+
+
+@dataclass
+class DuelsResult:
+    duels: int = 0
+    setup_s: float = 0.0
+    play_s: float = 0.0
+    cpu_s: float = 0.0
+    """Process time of setup and play (less sensitive than wall time to other load on the machine)."""
+    decisions: int = 0
+    multi: int = 0
+    forced_passes: int = 0
+    transitions: int = 0
+    turns: int = 0
+    winners: dict[str, int] = field(default_factory=dict)
+
+
+def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool) -> DuelsResult:
+    """``count`` random duels between two copies of ``deck``; see (f) in :mod:`ygo_fsm.bench`."""
+    rulebook = default_rulebook()
+    seeds = random.Random(seed)
+    result = DuelsResult()
+    for _ in range(count):
+        shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
+        choose = random.Random(agent_seed).choice
+        start, cpu = time.perf_counter(), time.process_time()
+        duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass)
+        ready = time.perf_counter()
+        decisions = multi = 0
+        while not duel.is_over:
+            actions = duel.legal_actions()
+            decisions += 1
+            if len(actions) > 1:
+                multi += 1
+            duel.apply(choose(actions))
+            if decisions > MAX_DECISIONS:
+                raise RuntimeError(f"a duel took more than {MAX_DECISIONS} decisions: {duel!r}")
+        end = time.perf_counter()
+        result.cpu_s += time.process_time() - cpu
+        result.duels += 1
+        result.setup_s += ready - start
+        result.play_s += end - ready
+        result.decisions += decisions
+        result.multi += multi
+        result.transitions += duel.transitions_taken
+        result.forced_passes += duel.auto_passes
+        result.turns += duel.turn
+        winner = duel.winner or "draw"
+        result.winners[winner] = result.winners.get(winner, 0) + 1
+    return result
+
+
+def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED) -> dict[str, Any]:
+    """(f): per deck and auto-pass setting, the duels' rates."""
+    figures: dict[str, Any] = {"seed": seed, "duels_per_run": count, "profile": "modern"}
+    for name, deck in (("vanilla", VANILLA_DECK), ("mixed", MIXED_DECK)):
+        for auto_pass in (False, True):
+            run = play_full_duels(deck, count, seed, auto_pass=auto_pass)
+            total = run.setup_s + run.play_s
+            figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}"] = {
+                "duels": run.duels,
+                "duels_per_s": round(run.duels / total, 3),
+                "duels_per_s_play": round(run.duels / run.play_s, 3),
+                "duels_per_cpu_s": round(run.duels / run.cpu_s, 3),
+                "setup_ms_per_duel": round(run.setup_s / run.duels * 1e3, 3),
+                "decisions_per_duel": round(run.decisions / run.duels, 1),
+                "multi_option_decisions_per_duel": round(run.multi / run.duels, 1),
+                "forced_passes_per_duel": round(run.forced_passes / run.duels, 1),
+                "turns_per_duel": round(run.turns / run.duels, 1),
+                "transitions_per_duel": round(run.transitions / run.duels, 1),
+                "decisions_per_s": round(run.decisions / total, 1),
+                "multi_option_decisions_per_s": round(run.multi / total, 1),
+                "us_per_transition": round(run.play_s / max(1, run.transitions) * 1e6, 3),
+                "winners": dict(sorted(run.winners.items())),
+            }
+    return figures

@@ -1,0 +1,460 @@
+"""The runtime of one duel: its frames moved through the shared machines, the options of the
+player who must act, settling, and the trace records — :class:`DuelRuntime`, the base of
+:class:`~ygo_fsm.duel.Duel` (the engine's semantics: :mod:`ygo_fsm.engine`).
+
+The options of a state are enumerated once and kept until the next transition; what the rules
+compute about a state that holds still (a player's effects, pending phase effects) is kept in
+the game's ``scans`` while options are enumerated, and a player's effects (``card_scans``) across
+transitions that move no card. A trace record is kept as a plain row (the players' views as
+what masking reads of the game then, :func:`~ygo_fsm.views.sight`) and validated when the trace
+is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+
+from .cards import CardSpec
+from .engine import CompiledTransition, Rulebook
+from .equips import destroy_unequipped
+from .errors import EngineError
+from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
+from .priority import holder as priority_holder
+from .spec import DONE_EVENT, TransitionSpec
+from .state import Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
+from .trace import Refusal, TraceRecord
+from .views import Sight, record_views, sight
+
+__all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
+           "settle_limit"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A player action: the event name, the player who takes it, and the option chosen
+    (e.g. which effect to activate: ``Action("activate", "B", "cyclone>apophis_avatar")``).
+
+    ``str(action)`` is the text form ``apply`` also accepts: ``"activate cyclone>apophis_avatar"``.
+    """
+
+    name: str
+    player: str
+    choice: str | None = None
+    label: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.choice}" if self.choice else self.name
+
+    @staticmethod
+    def parse(text: str) -> tuple[str, str | None]:
+        """``"activate cyclone"`` → (``"activate"``, ``"cyclone"``)."""
+        name, _, choice = text.strip().partition(" ")
+        return name, (choice.strip() or None)
+
+
+PASS = "pass"
+"""The event of passing priority, the one action auto-pass takes for a player."""
+_PASSES = {player: Action(PASS, player) for player in PLAYERS}
+"""Each player's ``pass`` (actions are values: auto-pass records the same one each time)."""
+
+SETTLE_ROUNDS = 100
+"""Settling (the engine moving on by itself between two player actions) takes at most this many
+engine transitions per engine transition declared in the machines (:func:`settle_limit`)."""
+
+
+@lru_cache(maxsize=8)
+def settle_limit(rulebook: Rulebook) -> int:
+    """The most engine transitions one settle may take: :data:`SETTLE_ROUNDS` times the number of
+    engine (and ``done``) transitions the machines declare. A real duel needs far fewer: even
+    the longest run of skipped turns a setup allows (:data:`~ygo_fsm.game.MAX_TURN`) stays below it."""
+    engine = sum(not t.is_player_action for spec in rulebook.specs.values() for t in spec.transitions)
+    return SETTLE_ROUNDS * max(engine, 1)
+
+
+_STATE_OF = attrgetter("state")
+
+
+def _guard_text(spec: TransitionSpec) -> str:
+    terms = [*spec.guards, *(f"not {name}" for name in spec.unless)]
+    return f" [{' and '.join(terms)}]" if terms else ""
+
+
+RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
+                 "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass", "lp", "hand",
+                 "views")
+"""The :class:`~ygo_fsm.trace.TraceRecord` fields, in the order of a kept record's row."""
+Option = tuple[str, int, CompiledTransition, Choice | None]
+"""One option of the player who must act: (player, frame level, transition, its choice or ``None``)."""
+
+
+def auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
+    """The players auto-pass passes for: ``True`` both, ``False`` none, or the players named."""
+    if auto_pass is True:
+        return frozenset(PLAYERS)
+    if auto_pass is False:
+        return frozenset()
+    players = frozenset(auto_pass)
+    unknown = sorted(players - set(PLAYERS))
+    if unknown:
+        raise ValueError(f"auto_pass: unknown player(s) {', '.join(unknown)}; players are A and B")
+    return players
+
+
+class DuelRuntime:
+    """The runtime around one :class:`~ygo_fsm.state.GameState`: the frames, the options of the
+    player who must act, taking transitions and settling, the history and the trace records.
+    :class:`~ygo_fsm.duel.Duel` builds on it."""
+
+    rulebook: Rulebook
+    game: GameState
+    setup: Setup
+    auto_pass: frozenset[str]
+    _refusals: list[Refusal] | None
+
+    __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
+                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache")
+
+    def _start_runtime(self) -> None:
+        self._history: list[Action] = []
+        self._records: list[tuple[object, ...]] = []
+        self._trace: list[TraceRecord] = []
+        self._option_cache: list[Option] | None = None
+        self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
+        self._seq = 0
+        self.resolutions: list[tuple[int, int, str, bool]] = []
+        """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
+        self._refusals = None
+        self.auto_passes = 0
+        """How many passes auto-pass took so far (each is in the history and the trace)."""
+
+    # --- the game state, read through the duel -----------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        return self.game.profile
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def turn_player(self) -> str:
+        return self.game.turn_player
+
+    @property
+    def players(self) -> dict[str, PlayerState]:
+        return self.game.players
+
+    @property
+    def library(self) -> Mapping[str, CardSpec]:
+        return self.game.library
+
+    @property
+    def chain(self) -> list[Link]:
+        return self.game.chain
+
+    @property
+    def window(self) -> Window | None:
+        return self.game.window
+
+    @property
+    def attack(self) -> Attack | None:
+        """The attack in progress."""
+        return self.game.attack
+
+    @property
+    def last_attack(self) -> Attack | None:
+        """The last attack that ended (cancelled, stopped or fought)."""
+        return self.game.last_attack
+
+    @property
+    def summon(self) -> Summon | None:
+        """The summon in progress."""
+        return self.game.summon
+
+    @property
+    def expiring(self) -> list[Expiry]:
+        """Effects lasting until a phase (『…为止』), ended there without a chain link."""
+        return self.game.expiring
+
+    @property
+    def winner(self) -> str | None:
+        return self.game.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def end_reason(self) -> str:
+        return self.game.end_reason
+
+    # --- reading the duel -------------------------------------------------------------
+
+    @property
+    def opponent(self) -> str:
+        """The non-turn player."""
+        return self.game.opponent
+
+    @property
+    def state(self) -> str:
+        """The full state path, e.g. ``main_phase_1.open.turn_player``."""
+        return self.game.path
+
+    def in_state(self, path: str) -> bool:
+        """Whether the duel is in ``path`` or in a state nested inside it."""
+        state = self.state
+        return state == path or state.startswith(path + ".")
+
+    @property
+    def priority(self) -> str | None:
+        """The player who must act now (holds priority or must choose), or ``None``."""
+        return priority_holder(self.game)
+
+    current_player = priority
+
+    @property
+    def frames(self) -> tuple[Frame, ...]:
+        """The active machines, the ``turn`` machine first."""
+        return tuple(self.game.frames)
+
+    @property
+    def transitions_taken(self) -> int:
+        """How many transitions the duel has taken (its trace's length)."""
+        return self._seq
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The actions applied so far, in order."""
+        return tuple(self._history)
+
+    @property
+    def trace(self) -> tuple[TraceRecord, ...]:
+        """One record per transition taken so far."""
+        trace = self._trace
+        for row in self._records[len(trace):]:
+            fields = dict(zip(RECORD_FIELDS, row, strict=True))
+            lp, hand, seen = row[-3:]
+            if isinstance(lp, tuple) and isinstance(hand, tuple):  # as _take keeps them
+                fields["lp"] = dict(zip(PLAYERS, lp, strict=True))
+                fields["hand"] = dict(zip(PLAYERS, hand, strict=True))
+            if isinstance(seen, Sight):
+                fields["views"] = record_views(seen, fields["choice"], fields["detail"])  # type: ignore[arg-type]
+            trace.append(TraceRecord.model_validate(fields))
+        return tuple(trace)
+
+    def effect_applies(self, effect: TurnEffect) -> bool:
+        """Whether a turn effect applies to the current turn."""
+        return self.game.effect_applies(effect)
+
+    # --- changing the game from outside a transition ------------------------------------
+
+    def where(self, uid: str) -> tuple[str, Zone] | None:
+        """The player and zone of the named card ``uid`` (``None`` when there is none)."""
+        found = self.game.find(uid)
+        return (found[0], found[1]) if found is not None else None
+
+    def add_turn_effect(self, effect: TurnEffect, turn: int | None = None) -> None:
+        """An effect that applies for the rest of this turn (or to ``turn``), e.g. monsters cannot attack."""
+        self.game.add_turn_effect(effect, turn)
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the cached priority holder and options (the duel changed outside a transition)."""
+        self.game.forget()
+        self.game.card_scans = None
+        self._option_cache = None
+
+    # --- the engine -------------------------------------------------------------------
+
+    def _options(self) -> list[Option]:
+        """Enabled player transitions for the player who must act, innermost frame first."""
+        if self._option_cache is None:
+            self._option_cache = self._find_options()
+        return self._option_cache
+
+    def _find_options(self) -> list[Option]:
+        game = self.game
+        holder = priority_holder(game)
+        if holder is None:
+            return []
+        turn_player = holder == game.turn_player
+        options: list[Option] = []
+        handled: set[str] = set()
+        if game.scans is None:
+            game.scans = {}  # the state holds still while its options are enumerated
+        if game.card_scans is None:
+            game.card_scans = {}
+        frames = game.frames
+        runtime = self.rulebook.runtime
+        for level in range(len(frames) - 1, -1, -1):
+            frame = frames[level]
+            state = runtime[frame.machine][frame.state]
+            candidates = state.turn_player_actions if turn_player else state.opponent_actions
+            if not candidates:
+                continue
+            here: list[str] = []
+            for transition in candidates:
+                spec = transition.spec
+                if spec.event in handled or not (transition.unguarded or transition.enabled(frame)):
+                    continue
+                chosen: list[Choice] | None = None
+                if transition.chooser is not None:
+                    chosen = transition.chooser(frame)
+                    if not chosen:
+                        continue
+                if spec.event in here:
+                    raise EngineError(
+                        f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
+                        f"enabled together with no declared precedence")
+                here.append(spec.event)
+                if chosen is None:
+                    options.append((holder, level, transition, None))
+                else:
+                    options.extend([(holder, level, transition, choice) for choice in chosen])
+            handled.update(here)
+        return options
+
+    def _enter_children(self) -> None:
+        """Push the machines run by the innermost state, recursively, at their initial states."""
+        game = self.game
+        frames = game.frames
+        frame = frames[-1]
+        invoked_as, parent = frame.state, frame.machine
+        for child, initial in self.rulebook.runtime[parent][invoked_as].enters:
+            frames.append(Frame(game, child, initial, invoked_as, parent))
+            invoked_as, parent = initial, child
+
+    def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
+        game = self.game
+        frames = game.frames
+        frame = frames[level]
+        spec = transition.spec
+        game.narration = []
+        game.scans = None  # the transition changes the game
+        if transition.moves_cards:
+            game.card_scans = None  # its callbacks may move cards
+        transition.execute(frame)  # its guards were found to hold on this very state
+        if transition.moves_cards and not game.is_over and destroy_unequipped(game):
+            game.card_scans = None  # an Equip Card equipped to nothing was destroyed at once (the rules)
+        players = game.players
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()
+        if len(frames) > level + 1:
+            del frames[level + 1:]  # leaving the source state leaves the machines it ran
+        # a duel decided by this transition ends where it leads (PR17 p.43)
+        if not game.is_over and self.rulebook.runtime[frame.machine][frame.state].enters:
+            self._enter_children()
+        game.forget()
+        self._option_cache = None
+        self._seq = seq = self._seq + 1
+        if game.resolved_now:
+            for number, uid, negated in game.resolved_now:
+                self.resolutions.append((seq, number, uid, negated))
+            game.resolved_now = []
+        a, b = players["A"], players["B"]
+        narration = game.narration
+        self._records.append((
+            seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
+            spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
+            ".".join(map(_STATE_OF, frames)), game.choice, tuple(narration) if narration else (), auto,
+            (a.lp, b.lp), (a.hand, b.hand),
+            # the players' views are worked out from this when the trace is read (:attr:`trace`)
+            sight(game) if game.choice is not None or narration else (),
+        ))
+
+    def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
+        if not self.game.chain:
+            return ()
+        return tuple({"number": link.number, "card": link.name, "controller": link.controller,
+                      "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
+                     for link in self.game.chain)
+
+    def _settle(self) -> None:
+        """Take engine transitions until a player must act or the duel is over; more than
+        :func:`settle_limit` of them in a row raise :class:`EngineError` naming the cycle."""
+        rulebook = self.rulebook
+        game = self.game
+        frames = game.frames
+        limit = settle_limit(rulebook)
+        taken = 0
+        runaway: list[CompiledTransition] = []
+        runtime = rulebook.runtime
+        while not game.is_over:
+            taken += 1
+            if taken > limit:
+                self._runaway(runaway, limit)
+            if game.scans is None:
+                game.scans = {}  # between transitions the state holds still
+            if game.card_scans is None:
+                game.card_scans = {}
+            frame = frames[-1]
+            here = runtime[frame.machine][frame.state]
+            state = here.spec
+            if state.terminal:
+                game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
+                return
+            chosen = None
+            for engine in here.engine:
+                if engine.unguarded or engine.enabled(frame):
+                    if chosen is not None:
+                        enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
+                        raise EngineError(f"{self.state}: engine transitions "
+                                          f"{', '.join(t.spec.id for t in enabled)} are enabled together "
+                                          "with no declared precedence")
+                    chosen = engine
+            if chosen is not None:
+                if taken > limit:
+                    runaway.append(chosen)
+                self._take(len(frames) - 1, chosen, actor="engine")
+                continue
+            if state.final and len(frames) > 1:
+                frames.pop()
+                game.scans = {}  # one machine fewer: what the rules read may differ
+                parent = frames[-1]
+                done = [t for t in runtime[parent.machine][parent.state].done if t.unguarded or t.enabled(parent)]
+                if len(done) != 1:
+                    problem = "no" if not done else "more than one"
+                    raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
+                                      f"enabled in {parent.machine}.{parent.state}")
+                if taken > limit:
+                    runaway.append(done[0])
+                self._take(len(frames) - 1, done[0], actor="engine")
+                continue
+            options = self._options()
+            if not options:
+                raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
+            if self.auto_pass and len(options) == 1:
+                holder, level, transition, option = options[0]
+                if option is None and transition.spec.event == PASS and holder in self.auto_pass:
+                    self._history.append(_PASSES[holder])
+                    game.actor = holder
+                    try:
+                        self._take(level, transition, actor=holder, auto=True)
+                    finally:
+                        game.actor = None
+                    self.auto_passes += 1
+                    taken, runaway = 0, []  # a player's action (taken for them): settling starts again
+                    continue
+            return
+
+    def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
+        """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
+        window = 2 * sum(len(spec.transitions) for spec in self.rulebook.specs.values()) + 2
+        if len(taken) < window:
+            return
+        machine_ids = {id(machine): machine_id for machine_id, machine in self.rulebook.machines.items()}
+        names = [f"{machine_ids[id(t.machine)]}.{t.spec.id}" for t in taken]
+        period = next((p for p in range(1, len(names) // 2 + 1)
+                       if all(names[i] == names[i - p] for i in range(p, len(names)))), None)
+        if period is None:
+            count, what = 8, "without repeating; the last ones"
+        else:
+            count, what = period, "going round the cycle"
+        cycle = " → ".join(f"{name}{_guard_text(t.spec)}" for name, t in zip(names[-count:], taken[-count:],
+                                                                                strict=True))
+        raise EngineError(f"{self.state}: more than {limit} engine transitions in a row with no player acting "
+                          f"(the settle limit), {what}: {cycle}")
