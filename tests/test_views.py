@@ -98,6 +98,21 @@ def test_the_opponent_sees_a_set_as_a_place_in_the_trace() -> None:
                for record in duel.trace_for("B") for line in record.detail)
 
 
+def test_a_face_up_card_keeps_its_name_when_a_copy_is_hidden_in_the_deck() -> None:
+    """A face-up monster is public knowledge (Look: only hands, decks and Set cards are hidden):
+    changing its position is told with its name to both players, although a copy of the same
+    card lies unseen in the deck — the hidden copy is not the card the line is about."""
+    duel = duel_of({"A": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"},
+                                    {"card": "beetle_armor_knight", "zone": "deck"}]}})
+    duel.apply("change_position beetle_armor_knight")
+    record = next(r for r in reversed(duel.trace) if r.event == "change_position")
+    assert any("「甲虫装甲騎士」" in line for line in record.detail)
+    for viewer in PLAYERS:
+        seen = duel.trace_for(viewer)[record.seq - 1]
+        assert seen.detail == record.detail, viewer
+        assert all("卡组" not in line for line in seen.detail), viewer
+
+
 def test_observation_shows_own_hand_and_set_cards_and_only_counts_of_the_opponents_hand() -> None:
     """Each player knows their own hand and Set cards; of the opponent's hand only its size; of
     either deck only its size (Look)."""

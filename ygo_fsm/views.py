@@ -339,17 +339,20 @@ def mask_label(label: str, key: str, hidden: dict[str, Hidden]) -> str:
 _TARGETING = ("选择", "攻击对象为", "把", "里侧表示的")
 
 
-def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] = ()) -> str:
+def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] = (),
+              chosen_names: Iterable[str] = ()) -> str:
     """A narration line with the names of hidden cards replaced by their places. When a card
     the viewer may see has the same name, only the names right after 选择 / 攻击对象为 / 把 /
-    里侧表示的 (a target, a tribute, a face-down card) are replaced."""
+    里侧表示的 (a target, a tribute, a face-down card) are replaced — unless the record's option
+    names a card of that name the viewer may see (``chosen_names``): the line is about that card,
+    and its name stays."""
     if not hidden:
         return line
     shown = set(shown_names)
-    done: set[str] = set()
+    done: set[str] = set(chosen_names) & shown
     for found in hidden.values():
         name = found.name
-        if name in done:  # the first hidden card of a name has replaced it already
+        if name in done:  # the first hidden card of a name has replaced it already, or the line is about a seen one
             continue
         quoted = f"「{name}」"
         if quoted not in line:
@@ -535,17 +538,31 @@ def mask_record(game: GameState | Sight, viewer: str, choice: str | None,
     (:func:`mask_text`). ``game`` may be what :func:`sight` kept of it at that moment."""
     lines = tuple(detail)
     seen = game if isinstance(game, Sight) else sight(game)
-    hidden, shown = _masking(seen, viewer, key_uids(choice) if choice is not None else (), lines)
+    named = key_uids(choice) if choice is not None else ()
+    hidden, shown = _masking(seen, viewer, named, lines)
     if not hidden:
         return None
     masked_choice = mask_key(choice, hidden) if choice is not None else None
     if any(f"「{found.name}」" in line for line in lines for found in hidden.values()):
-        masked_lines = tuple(mask_text(line, hidden, shown) for line in lines)
+        chosen = _names(seen, {uid for uid in named if uid not in hidden})
+        masked_lines = tuple(mask_text(line, hidden, shown, chosen) for line in lines)
     else:
         masked_lines = lines
     if masked_choice == choice and masked_lines == lines:
         return None
     return masked_choice, masked_lines
+
+
+def _names(seen: Sight, uids: set[str]) -> set[str]:
+    """The names of the cards ``uids`` where :func:`sight` saw them (the monster taken out for a
+    summon included)."""
+    if not uids:
+        return set()
+    names = {card.name for zones in seen.zones for cards in zones for card in cards if card.uid in uids}
+    taken_out = seen.summon[3] if seen.summon is not None else None
+    if taken_out is not None and taken_out.uid in uids:
+        names.add(taken_out.name)
+    return names
 
 
 def record_views(seen: Sight, choice: str | None, detail: tuple[str, ...]) -> tuple[dict[str, object], ...]:
