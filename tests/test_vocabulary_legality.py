@@ -72,3 +72,13 @@ def test_yugipedia_field_zone_a_set_field_spell_is_a_set_spell_on_the_field() ->
     for action in ["pass", "activate trap_breaker>mountain", "pass", "pass"]:
         game.apply(action)
     assert game.where("mountain") == ("A", Zone.graveyard)
+
+
+def test_grave_call_targets_only_the_monsters_in_the_graveyards() -> None:
+    """「墓所の呼び声」 选择双方墓地1只怪兽 (target: graveyard_monster): the target options are the monsters in
+    either graveyard; a spell card there is not a monster and cannot be chosen (Yugipedia "Target":
+    only a card that fits what the effect targets can be chosen)."""
+    game = duel([{"card": "grave_call", "zone": "hand"}, {"card": "cyclone", "zone": "graveyard"}],
+                [{"card": "plain_warrior", "zone": "graveyard"}, {"card": "soul_rope", "zone": "graveyard"}])
+    offered = sorted(str(a) for a in game.legal_actions() if str(a).startswith("activate grave_call"))
+    assert offered == ["activate grave_call>plain_warrior"]
