@@ -82,3 +82,14 @@ def test_grave_call_targets_only_the_monsters_in_the_graveyards() -> None:
                 [{"card": "plain_warrior", "zone": "graveyard"}, {"card": "soul_rope", "zone": "graveyard"}])
     offered = sorted(str(a) for a in game.legal_actions() if str(a).startswith("activate grave_call"))
     assert offered == ["activate grave_call>plain_warrior"]
+
+
+def test_a_cost_naming_the_monster_to_tribute_tributes_that_monster() -> None:
+    """「供物の騎士」 把自己场上1只「通常獣」解放 (cost tribute_named): the monster tributed for the cost is
+    a 「通常獣」, not another monster that happens to come first (Yugipedia "Cost": the cost is
+    what the card says)."""
+    game = duel([{"card": "offering_knight", "zone": "monster"}, {"card": "plain_warrior", "zone": "monster"},
+                 {"card": "plain_beast", "zone": "monster"}, {"card": "plain_dragon", "zone": "deck"}], deck=10)
+    game.apply("activate offering_knight")
+    assert game.where("plain_beast") == ("A", Zone.graveyard)
+    assert game.where("plain_warrior") == ("A", Zone.monster)
