@@ -93,3 +93,24 @@ def test_a_cost_naming_the_monster_to_tribute_tributes_that_monster() -> None:
     game.apply("activate offering_knight")
     assert game.where("plain_beast") == ("A", Zone.graveyard)
     assert game.where("plain_warrior") == ("A", Zone.monster)
+
+
+def test_that_monster_is_the_one_whose_event_the_effect_answers() -> None:
+    """「献身の鏡」 自己场上的怪兽成为效果的对象时…那只怪兽除外 (what: event_card): 'that monster' is the monster
+    whose targeting the trap answers, not the newest card anything happened to — here the monster
+    Normal Summoned just before, whose summon opened the window (Yugipedia "Target"; 000 ※卡／效果的
+    发动时点: a card answers the event named in its text)."""
+    game = duel([{"card": "plain_warrior", "zone": "monster"}, {"card": "plain_beast", "zone": "hand"},
+                 {"card": "sacrifice_mirror", "zone": "spell_trap"}, {"card": "plain_dragon", "zone": "graveyard"}],
+                [{"card": "sudden_recall", "zone": "spell_trap"}])
+    game.apply("normal_summon plain_beast")
+    for _ in range(10):
+        if "activate sudden_recall>plain_warrior" in [str(a) for a in game.legal_actions()]:
+            break
+        game.apply("pass")
+    game.apply("activate sudden_recall>plain_warrior")
+    game.apply("respond sacrifice_mirror")
+    while game.chain:
+        game.apply("pass")
+    assert game.where("plain_warrior") == ("A", Zone.banished)
+    assert game.where("plain_beast") == ("A", Zone.monster)
