@@ -324,3 +324,43 @@ def test_a_banish_cost_with_no_race_takes_any_monster() -> None:
     warrior = card_spec("warrior", "monster", race="warrior")
     duel = judge_duel(setup, library={**LIB, "anyone": anyone, "warrior": warrior})
     assert "anyone" in offered(duel, "special_summon")
+
+
+def test_a_replaced_draw_adds_the_last_card_of_the_deck() -> None:
+    """000 ●ドローフェイズ【情况Ｂ】「無敗将軍フリード」: instead of the normal draw, a card is added from the deck
+    to the hand — with exactly one card left in the deck, that card is added (the deck is not
+    required to hold more than the card the effect takes)."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "draw_phase",
+                                  "players": {"A": {"hand": 2, "deck": 1, "cards": [
+                                      {"card": "freed_the_matchless_general", "zone": "monster"}]}}})
+    duel = judge_duel(setup, library=LIB)
+    assert duel.state == "draw_phase.before_draw_window.build"
+    duel.apply("activate freed_the_matchless_general")
+    for _ in range(4):
+        if not duel.chain:
+            break
+        duel.apply("pass")
+    assert not duel.chain
+    assert (duel.players["A"].hand, duel.players["A"].deck) == (3, 0)
+    assert not duel.is_over
+
+
+@pytest.mark.parametrize(("defence", "left"), [(1000, 0), (600, 0), (1400, 400)])
+def test_def_lowered_below_0_becomes_0(defence: int, left: int) -> None:
+    """Konami OCG Perfect Rulebook (ATK/DEF changes; Yugipedia "DEF": a monster's DEF cannot
+    become lower than 0 — a decrease larger than its DEF leaves it at 0): lowering a 1000 / 600 /
+    1400 DEF monster's DEF by 1000 leaves 0 / 0 / 400."""
+    lower = card_spec("lower", "spell", {"kind": "quick_play_spell", "location": "hand", "target": "face_up_monster",
+                                         "resolution": [{"op": "modify_def", "what": "target", "amount": -1000}]})
+    wall = card_spec("wall", "monster", **{"def": defence})
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
+        "A": {"cards": [{"card": "lower", "zone": "hand"}]},
+        "B": {"cards": [{"card": "wall", "zone": "monster"}]}}})
+    duel = judge_duel(setup, library={**LIB, "lower": lower, "wall": wall})
+    duel.apply("activate lower>wall")
+    for _ in range(4):
+        if not duel.chain:
+            break
+        duel.apply("pass")
+    assert not duel.chain
+    assert [m.defence for m in duel.players["B"].monsters] == [left]

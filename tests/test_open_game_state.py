@@ -132,3 +132,29 @@ def test_the_trace_tells_the_new_battle_position() -> None:
     duel.apply("change_position vanilla")
     told = [text for record in duel.trace if record.event == "change_position" for text in record.detail]
     assert any("守备表示" in text for text in told), told
+
+
+def test_a_trap_answering_an_event_waits_for_that_event() -> None:
+    """A card that is activated 「…時」 — 「聖なるバリア －ミラーフォース－」, 对方怪兽的攻击宣言时 — is activated only
+    at the timing of that event (000 ※卡／效果的发动时点: 『～时』的发动时点; 000 ●バトルフェイズ【２】攻击宣言时的
+    发动时点): not with priority in the open game state of the Main Phase, where no attack has
+    been declared; it is offered once an opponent's monster declares an attack."""
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
+        "A": {"cards": [FACE_UP]}, "B": {"cards": [{"card": "mirror_force", "zone": "spell_trap"}]}}})
+    duel = judge_duel(setup, library=LIB)
+    duel.apply("pass")
+    assert duel.state == "main_phase_1.open.opponent"
+    assert "activate mirror_force" not in [str(a) for a in duel.legal_actions()]
+    duel.apply("pass")
+    duel.apply("enter_battle_phase")
+    for _ in range(10):
+        if "declare_attack" in names(duel):
+            break
+        duel.apply("pass")
+    duel.apply("declare_attack vanilla")
+    duel.apply("choose_target direct")
+    for _ in range(4):
+        if duel.priority == "B":
+            break
+        duel.apply("pass")
+    assert "activate mirror_force" in [str(a) for a in duel.legal_actions()]

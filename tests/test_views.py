@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from test_chain_properties import setups
 
 from ygo_fsm import Duel, Setup
-from ygo_fsm.cards import CardType, EffectKind, default_library
-from ygo_fsm.game import PLAYERS, card_id_uids
+from ygo_fsm.cards import CardSpec, CardType, EffectKind, default_library
+from ygo_fsm.game import PLAYERS, Zone, card_id_uids
 from ygo_fsm.trace import TraceRecord
 from ygo_fsm.views import Observation, hidden_from
 
@@ -112,6 +112,32 @@ def test_a_face_up_card_keeps_its_name_when_a_copy_is_hidden_in_the_deck() -> No
         assert seen.detail == record.detail, viewer
         assert all("卡组" not in line for line in seen.detail), viewer
 
+
+def test_a_summoned_monster_returned_to_the_hand_is_hidden_again() -> None:
+    """A monster being Normal Summoned is shown to both players from its declaration (001
+    【怪兽通常召唤…】３ 公开确认), but only while that summon lasts: once it is over and an effect
+    returns the monster to its owner's hand, it is a card in the hand, which only its holder may
+    look at (Look)."""
+    recall = CardSpec.model_validate({"id": "recall", "name_ja": "recall", "name_zh": "recall", "type": "trap",
+                                      "effects": [{"kind": "normal_trap", "location": "set", "target": "any_monster",
+                                                   "resolution": [{"op": "return_to_hand", "what": "target"}]}]})
+    setup = Setup.model_validate({"profile": "ocg2008", "turn": 3, "phase": "main_phase_1", "players": {
+        "A": {"hand": 0, "cards": [{"card": "beetle_armor_knight"}]},
+        "B": {"cards": [{"card": "recall", "zone": "spell_trap"}]}}})
+    duel = Duel(card_id_uids(setup), library={**LIBRARY, "recall": recall})
+    duel.apply("normal_summon beetle_armor_knight")
+    assert "beetle_armor_knight" not in hidden_from(duel.game, "B"), "a summoned monster is shown"
+    for _ in range(10):
+        if duel.priority == "B" and not duel.in_state("main_phase_1.summon"):
+            break
+        duel.apply("pass")
+    assert duel.state == "main_phase_1.open.opponent", "the summon is over"
+    duel.apply("activate recall>beetle_armor_knight")
+    while duel.chain:
+        duel.apply("pass")
+    assert duel.where("beetle_armor_knight") == ("A", Zone.hand)
+    assert "beetle_armor_knight" in hidden_from(duel.game, "B")
+    assert "beetle_armor_knight" not in hidden_from(duel.game, "A")
 
 def test_observation_shows_own_hand_and_set_cards_and_only_counts_of_the_opponents_hand() -> None:
     """Each player knows their own hand and Set cards; of the opponent's hand only its size; of

@@ -72,3 +72,45 @@ def test_yugipedia_field_zone_a_set_field_spell_is_a_set_spell_on_the_field() ->
     for action in ["pass", "activate trap_breaker>mountain", "pass", "pass"]:
         game.apply(action)
     assert game.where("mountain") == ("A", Zone.graveyard)
+
+
+def test_grave_call_targets_only_the_monsters_in_the_graveyards() -> None:
+    """「墓所の呼び声」 选择双方墓地1只怪兽 (target: graveyard_monster): the target options are the monsters in
+    either graveyard; a spell card there is not a monster and cannot be chosen (Yugipedia "Target":
+    only a card that fits what the effect targets can be chosen)."""
+    game = duel([{"card": "grave_call", "zone": "hand"}, {"card": "cyclone", "zone": "graveyard"}],
+                [{"card": "plain_warrior", "zone": "graveyard"}, {"card": "soul_rope", "zone": "graveyard"}])
+    offered = sorted(str(a) for a in game.legal_actions() if str(a).startswith("activate grave_call"))
+    assert offered == ["activate grave_call>plain_warrior"]
+
+
+def test_a_cost_naming_the_monster_to_tribute_tributes_that_monster() -> None:
+    """「供物の騎士」 把自己场上1只「通常獣」解放 (cost tribute_named): the monster tributed for the cost is
+    a 「通常獣」, not another monster that happens to come first (Yugipedia "Cost": the cost is
+    what the card says)."""
+    game = duel([{"card": "offering_knight", "zone": "monster"}, {"card": "plain_warrior", "zone": "monster"},
+                 {"card": "plain_beast", "zone": "monster"}, {"card": "plain_dragon", "zone": "deck"}], deck=10)
+    game.apply("activate offering_knight")
+    assert game.where("plain_beast") == ("A", Zone.graveyard)
+    assert game.where("plain_warrior") == ("A", Zone.monster)
+
+
+def test_that_monster_is_the_one_whose_event_the_effect_answers() -> None:
+    """「献身の鏡」 自己场上的怪兽成为效果的对象时…那只怪兽除外 (what: event_card): 'that monster' is the monster
+    whose targeting the trap answers, not the newest card anything happened to — here the monster
+    Normal Summoned just before, whose summon opened the window (Yugipedia "Target"; 000 ※卡／效果的
+    发动时点: a card answers the event named in its text)."""
+    game = duel([{"card": "plain_warrior", "zone": "monster"}, {"card": "plain_beast", "zone": "hand"},
+                 {"card": "sacrifice_mirror", "zone": "spell_trap"}, {"card": "plain_dragon", "zone": "graveyard"}],
+                [{"card": "sudden_recall", "zone": "spell_trap"}])
+    game.apply("normal_summon plain_beast")
+    for _ in range(10):
+        if "activate sudden_recall>plain_warrior" in [str(a) for a in game.legal_actions()]:
+            break
+        game.apply("pass")
+    game.apply("activate sudden_recall>plain_warrior")
+    game.apply("respond sacrifice_mirror")
+    while game.chain:
+        game.apply("pass")
+    assert game.where("plain_warrior") == ("A", Zone.banished)
+    assert game.where("plain_beast") == ("A", Zone.monster)
