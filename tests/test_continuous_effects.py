@@ -355,3 +355,30 @@ def test_a_setup_places_an_equip_spell_equipped_to_a_monster() -> None:
     with pytest.raises(ValueError, match="equipped_to"):
         duel([card("iron_blade", "spell_trap", face_up=True, equipped_to="plain_beast"),
               card("plain_beast", "monster", face_up=False, position="defence")])
+
+
+def test_yugipedia_negate_a_monster_whose_effects_are_negated_loses_its_piercing() -> None:
+    """Yugipedia "Negate" (negating effects): a face-up monster whose effects are negated does not
+    apply its continuous effects while they are — 「沈黙の帳」 negates 「槍の獣」's effects until the
+    end of the turn, so its attack on a Defense Position monster deals no piercing damage."""
+    d = duel([card("spear_beast", "monster")],
+             [card("plain_warrior", "monster", position="defence"), card("veil_of_silence", "spell_trap")])
+    d.apply("pass")
+    assert d.priority == "B"
+    d.apply("activate veil_of_silence>spear_beast")
+    resolve(d)
+    to_battle_phase(d)
+    _attack(d, "spear_beast", "plain_warrior")
+    assert d.where("plain_warrior") == ("B", Zone.graveyard)
+    assert d.players["B"].lp == 8000
+
+
+def test_yugipedia_equip_spell_a_set_equip_spell_is_equipped_to_nothing_and_stays() -> None:
+    """Yugipedia "Equip Spell Card": an Equip Spell is equipped when its activation resolves; one
+    merely Set face-down in the Spell & Trap Zone is equipped to nothing and is not destroyed for it
+    while play goes on (a monster is summoned, the turn moves to the Battle Phase)."""
+    d = duel([card("iron_blade", "spell_trap"), card("plain_warrior", "monster"), card("plain_beast")])
+    d.apply("normal_summon plain_beast")
+    to_battle_phase(d)
+    assert d.where("iron_blade") == ("A", Zone.spell_trap)
+    assert not d.game.find("iron_blade")[2].face_up  # type: ignore[index]
