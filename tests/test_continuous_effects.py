@@ -382,3 +382,14 @@ def test_yugipedia_equip_spell_a_set_equip_spell_is_equipped_to_nothing_and_stay
     to_battle_phase(d)
     assert d.where("iron_blade") == ("A", Zone.spell_trap)
     assert not d.game.find("iron_blade")[2].face_up  # type: ignore[index]
+
+
+def test_yugipedia_piercing_over_a_monster_with_0_def_deals_the_whole_atk() -> None:
+    """Yugipedia "Piercing" and "DEF" (DEF is never below 0, and 0 is a DEF like any other):
+    「槍の獣」 (1800 ATK) attacks 「怨念の影」, a 0 DEF monster in Defense Position — the difference
+    over its DEF is all of the 1800."""
+    d = duel([card("spear_beast", "monster")], [card("grudge_shade", "monster", position="defence")],
+             phase="battle_phase")
+    _attack(d, "spear_beast", "grudge_shade")
+    assert d.where("grudge_shade") == ("B", Zone.graveyard)
+    assert d.players["B"].lp == 8000 - 1800
