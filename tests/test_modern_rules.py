@@ -545,6 +545,26 @@ def test_monsters_destroyed_by_one_effect_are_destroyed_at_the_same_time() -> No
     assert "activate last_words" in legal(duel)
 
 
+def test_a_card_discarded_by_an_effect_is_sent_to_the_graveyard_at_the_same_time() -> None:
+    """PR17 missing the timing; Yugipedia "Discard" (to discard is to send a card from the hand to
+    the GY): being discarded and being sent to the GY are one thing happening, so a 'when this card
+    is sent to the GY … you can' trigger of a card discarded by an effect is still met."""
+    mourner = card_spec("mourner", "monster", {
+        "kind": "trigger", "location": "graveyard", "wording": "when", "events": ["sent_to_graveyard"],
+        "subject": "this_card", "resolution": [{"op": "draw", "amount": 1, "to": "controller"}]})
+    tax = card_spec("tax", "spell", {"kind": "normal_spell", "location": "hand",
+                                     "resolution": [{"op": "discard", "amount": 1, "to": "opponent"}]})
+    duel = judge_duel(Setup.model_validate({
+        "profile": "modern", "turn": 3, "phase": "main_phase_1",
+        "players": {"A": {"cards": [{"card": "tax"}]}, "B": {"hand": 0, "cards": [{"card": "mourner"}]}}}),
+        library=library(mourner, tax))
+    duel.apply("activate tax")
+    duel.apply("pass")
+    duel.apply("pass")
+    assert duel.where("mourner") == ("B", Zone.graveyard)
+    assert "activate mourner" in legal(duel)
+
+
 def test_a_tribute_paid_for_a_summon_is_not_simultaneous_with_the_summon() -> None:
     """000 【怪兽通常***…】２·此时满足发动条件的「闇・道化師のペーテン」等任意发动的诱发效果不会发动 (PR17 agrees:
     the tribute is paid before the summon): an optional trigger on the tribute does not activate."""
