@@ -48,7 +48,8 @@ def test_run_benchmark_reports_every_figure() -> None:
     assert isinstance(dispatch["meets_targets"]["ratio"], bool)
 
     full = result["full_duels"]
-    for run in ("vanilla_auto_pass_off", "vanilla_auto_pass_on", "mixed_auto_pass_off", "mixed_auto_pass_on"):
+    for run in ("vanilla_auto_pass_off", "vanilla_auto_pass_on", "vanilla_auto_pass_on_no_trace",
+                "mixed_auto_pass_off", "mixed_auto_pass_on", "mixed_auto_pass_on_no_trace"):
         figures = full[run]
         assert figures["duels"] == 1
         for key in ("duels_per_s", "duels_per_s_play", "duels_per_cpu_s", "decisions_per_s",
@@ -56,6 +57,10 @@ def test_run_benchmark_reports_every_figure() -> None:
             assert _positive(figures[key])
     assert full["vanilla_auto_pass_off"]["forced_passes_per_duel"] == 0
     assert full["vanilla_auto_pass_on"]["forced_passes_per_duel"] > 0
+    for deck in ("vanilla", "mixed"):  # the same duels with and without a trace
+        with_trace, without = full[f"{deck}_auto_pass_on"], full[f"{deck}_auto_pass_on_no_trace"]
+        for key in ("transitions_per_duel", "decisions_per_duel", "forced_passes_per_duel", "winners"):
+            assert with_trace[key] == without[key]
 
     rendering = result["render"]
     assert _positive(rendering["render_s_without_svg"])

@@ -42,6 +42,7 @@ from .errors import (
     ScenarioError,
     StateFormatError,
     TraceFormatError,
+    TraceNotKeptError,
     YgoFsmError,
 )
 from .game import HandLimitEffect, Monster, PlayerSetup, Position, Profile, Setup, TurnEffect
@@ -66,6 +67,7 @@ __all__ = [
     "Setup",
     "StateFormatError",
     "TraceFormatError",
+    "TraceNotKeptError",
     "TraceRecord",
     "TurnEffect",
     "YgoFsmError",

@@ -54,7 +54,9 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     library cards that have effects), ``modern`` rules, ``--full-duels`` duels per deck, each
     agent a :class:`random.Random` seeded from ``--seed`` choosing among ``legal_actions()``.
     Each deck is played with auto-pass off (every forced ``pass`` is a decision) and on (a player
-    whose only legal action is ``pass`` passes without being asked). ``duels_per_s`` counts setup
+    whose only legal action is ``pass`` passes without being asked), and with auto-pass on once more
+    keeping no trace (``…_no_trace``: ``Duel(trace=False)``, as the agents' environment plays;
+    the duels are the same). ``duels_per_s`` counts setup
     (building the :class:`Setup` and creating the duel) and play, ``duels_per_s_play`` play only;
     ``decisions_per_s`` counts the agents' choices, ``multi_option_decisions_per_s`` those among
     two or more options; ``duels_per_cpu_s`` divides by process time instead of elapsed time

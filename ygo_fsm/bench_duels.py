@@ -56,8 +56,9 @@ class DuelsResult:
     winners: dict[str, int] = field(default_factory=dict)
 
 
-def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool) -> DuelsResult:
-    """``count`` random duels between two copies of ``deck``; see (f) in :mod:`ygo_fsm.bench`."""
+def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool, trace: bool = True) -> DuelsResult:
+    """``count`` random duels between two copies of ``deck``; see (f) in :mod:`ygo_fsm.bench`
+    (``trace=False``: the duels keep no trace, as an agent's do)."""
     rulebook = default_rulebook()
     seeds = random.Random(seed)
     result = DuelsResult()
@@ -65,7 +66,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
         shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
         choose = random.Random(agent_seed).choice
         start, cpu = time.perf_counter(), time.process_time()
-        duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass)
+        duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass, trace=trace)
         ready = time.perf_counter()
         decisions = multi = 0
         while not duel.is_over:
@@ -92,13 +93,14 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
 
 
 def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED) -> dict[str, Any]:
-    """(f): per deck and auto-pass setting, the duels' rates."""
+    """(f): per deck and auto-pass setting, the duels' rates; and with auto-pass on, the same
+    duels keeping no trace (``Duel(trace=False)``, as the agents' environment plays)."""
     figures: dict[str, Any] = {"seed": seed, "duels_per_run": count, "profile": "modern"}
     for name, deck in (("vanilla", VANILLA_DECK), ("mixed", MIXED_DECK)):
-        for auto_pass in (False, True):
-            run = play_full_duels(deck, count, seed, auto_pass=auto_pass)
+        for auto_pass, trace in ((False, True), (True, True), (True, False)):
+            run = play_full_duels(deck, count, seed, auto_pass=auto_pass, trace=trace)
             total = run.setup_s + run.play_s
-            figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}"] = {
+            figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}{'' if trace else '_no_trace'}"] = {
                 "duels": run.duels,
                 "duels_per_s": round(run.duels / total, 3),
                 "duels_per_s_play": round(run.duels / run.play_s, 3),

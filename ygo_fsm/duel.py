@@ -49,6 +49,11 @@ class Duel(DuelValue):
     true), so a narrated trace differs from a manual one only by that flag. Off by default:
     stepping through a ruling shows every pass.
 
+    With ``trace=False`` the duel keeps no trace record (an agent playing many duels reads
+    none): it plays exactly as with one, and keeps its history, so ``Duel.replay(duel.setup,
+    duel.history)`` gives the same duel with its trace. Reading the trace of such a duel raises
+    :class:`~ygo_fsm.errors.TraceNotKeptError`.
+
     Create it from a :class:`~ygo_fsm.game.Setup` (or keyword overrides of the default
     setup: ``Duel(profile="ocg2008")``). The machines come from a shared
     :class:`~ygo_fsm.engine.Rulebook`; creating a duel builds none. The duel keeps its
@@ -59,7 +64,7 @@ class Duel(DuelValue):
 
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
-                 record_refusals: bool = False, **overrides: object) -> None:
+                 record_refusals: bool = False, trace: bool = True, **overrides: object) -> None:
         self.auto_pass = auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP
@@ -68,7 +73,7 @@ class Duel(DuelValue):
         self.rulebook = rulebook or default_rulebook()
         self.setup = setup
         game = self.game = self.initial_game(setup, rulebook=self.rulebook, library=library)
-        self._start_runtime()
+        self._start_runtime(keeps_trace=trace)
         self._refusals = [] if record_refusals else None
         try:
             start = self.rulebook.state("turn", setup.phase)
@@ -86,7 +91,7 @@ class Duel(DuelValue):
                  rulebook: Rulebook | None = None, library: dict[str, CardSpec] | None = None,
                  **options: Any) -> Duel:
         """A duel from two decks and a seed (:meth:`Setup.from_decks <ygo_fsm.game.Setup.from_decks>`);
-        ``options`` are the duel's own (``auto_pass``)."""
+        ``options`` are the duel's own (``auto_pass``, ``trace``)."""
         return cls(Setup.from_decks(deck_a, deck_b, seed=seed, profile=profile), rulebook=rulebook,
                    library=library, **options)
 
@@ -332,7 +337,8 @@ class Duel(DuelValue):
         """Pickled as its JSON document (trace included) and its cards when they are not the
         built-in library; it is unpickled on the shipped machines (:func:`default_rulebook`)."""
         library = None if self.game.library is default_library() else dict(self.game.library)
-        return (_unpickle, (self.to_json(trace=True), library, sorted(self.auto_pass), self.auto_passes))
+        return (_unpickle, (self.to_json(trace=self.keeps_trace), library, sorted(self.auto_pass), self.auto_passes,
+                            self.keeps_trace))
 
     @classmethod
     def replay(cls, setup: Setup, history: Iterable[Action | str], *, rulebook: Rulebook | None = None,
@@ -350,7 +356,7 @@ class Duel(DuelValue):
 
 
 def _unpickle(text: str, library: dict[str, CardSpec] | None, auto_pass: Iterable[str] = (),
-              auto_passes: int = 0) -> Duel:
-    duel = Duel.from_json(text, library=library, auto_pass=frozenset(auto_pass))
+              auto_passes: int = 0, keeps_trace: bool = True) -> Duel:
+    duel = Duel.from_json(text, library=library, auto_pass=frozenset(auto_pass), trace=keeps_trace)
     duel.auto_passes = auto_passes
     return duel

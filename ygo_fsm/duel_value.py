@@ -35,6 +35,7 @@ class DuelValue(DuelRuntime):
         clone._view_cache = None
         clone.resolutions = list(self.resolutions)
         clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
+        clone.keeps_trace = self.keeps_trace
         clone._refusals = list(self._refusals) if self._refusals is not None else None
         return clone
 
@@ -72,8 +73,10 @@ class DuelValue(DuelRuntime):
 
     @classmethod
     def from_json(cls, text: str | bytes, *, rulebook: Rulebook | None = None,
-                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False) -> Self:
-        """The duel :meth:`to_json` saved, ready to go on from where it was.
+                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
+                  trace: bool = True) -> Self:
+        """The duel :meth:`to_json` saved, ready to go on from where it was (``auto_pass`` and
+        ``trace`` as for a new :class:`~ygo_fsm.duel.Duel`; the saved records, when there are, start its trace).
 
         Raises :class:`~ygo_fsm.errors.StateFormatError` naming the field when the document is
         malformed or describes a state the machines and the card library do not allow.
@@ -84,12 +87,12 @@ class DuelValue(DuelRuntime):
         duel.setup = document.setup
         duel.game = game_from_document(document.game, library=default_library() if library is None else library,
                                        state_specs=duel.rulebook.state_specs)
-        duel._start_runtime()
+        duel._start_runtime(keeps_trace=trace)
         duel.auto_pass = auto_pass_players(auto_pass)
         duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
         duel._seq = document.seq
         duel.resolutions = list(document.resolutions)
-        if document.trace is not None:
+        if document.trace is not None and trace:
             duel._trace = list(document.trace)
             duel._records = [tuple(getattr(record, name) for name in RECORD_FIELDS) for record in document.trace]
         duel._check_settled()

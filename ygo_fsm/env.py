@@ -5,9 +5,10 @@ Two agents, ``"A"`` and ``"B"``; the agent to act is the player who must act in 
 (who holds priority or must choose), so turns do not simply alternate. Each ``reset(seed=…)``
 starts a duel from two decks (:meth:`Setup.from_decks <ygo_fsm.game.Setup.from_decks>`, modern
 rules by default) with auto-pass on: an agent is asked only when it has something other than
-``pass`` to do. An action is an index of :mod:`ygo_fsm.actions` (``Discrete(num_distinct_actions)``);
-the reward is +1 to the winner and −1 to the loser when the duel ends, 0 otherwise (and for a
-draw). A duel longer than ``max_decisions`` is truncated.
+``pass`` to do, and without a trace (``trace=True`` keeps one; a duel's history replays it
+with one either way: ``Duel.replay(duel.setup, duel.history)``). An action is an index of
+:mod:`ygo_fsm.actions` (``Discrete(num_distinct_actions)``); the reward is +1 to the winner
+and −1 to the loser when the duel ends, 0 otherwise (and for a draw). A duel longer than ``max_decisions`` is truncated.
 
 An observation is ``{"observation": vector, "action_mask": mask}``: ``mask`` (int8, one flag per
 index) is the acting agent's legal actions (all zero for the other agent); ``vector``
@@ -187,8 +188,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def __init__(self, decks: tuple[Sequence[str], Sequence[str]] | None = None, *,
                  profile: Profile | str = Profile.modern, auto_pass: bool = True, max_decisions: int = 10_000,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, trace: bool = False) -> None:
         super().__init__()
+        self.trace = trace
         self.decks = decks or (DEFAULT_DECK, DEFAULT_DECK)
         self.profile = Profile(profile)
         self.auto_pass = auto_pass
@@ -216,7 +218,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self._seeds.seed(seed)
         decks = (options or {}).get("decks", self.decks)
         self.duel = Duel.new_game(list(decks[0]), list(decks[1]), seed=self._seeds.randrange(2**63),
-                                  profile=self.profile, auto_pass=self.auto_pass)
+                                  profile=self.profile, auto_pass=self.auto_pass, trace=self.trace)
         self.decisions = 0
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}

@@ -63,6 +63,11 @@ class EngineError(YgoFsmError, RuntimeError):
     """
 
 
+class TraceNotKeptError(YgoFsmError, RuntimeError):
+    """The trace of a duel created with ``Duel(trace=False)`` was asked for; its history
+    replays it with one (``Duel.replay(duel.setup, duel.history)``)."""
+
+
 class ScenarioError(YgoFsmError, ValueError):
     """A scenario file is malformed (one line naming the file and the item)."""
 

@@ -61,7 +61,9 @@ class YgoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type info
         self.seed = int(self.get_parameters()["seed"])
 
     def new_initial_state(self) -> YgoState:
-        return YgoState(self, Duel.new_game(list(DEFAULT_DECK), list(DEFAULT_DECK), seed=self.seed, auto_pass=True))
+        # no trace: search clones states constantly, and a state's history replays its trace
+        return YgoState(self, Duel.new_game(list(DEFAULT_DECK), list(DEFAULT_DECK), seed=self.seed, auto_pass=True,
+                                            trace=False))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> DuelObserver:
         if params:

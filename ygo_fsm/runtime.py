@@ -20,7 +20,7 @@ from operator import attrgetter
 from .cards import CardSpec
 from .engine import CompiledTransition, Rulebook
 from .equips import destroy_unequipped
-from .errors import EngineError
+from .errors import EngineError, TraceNotKeptError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
 from .priority import holder as priority_holder
 from .spec import DONE_EVENT, TransitionSpec
@@ -115,9 +115,11 @@ class DuelRuntime:
     _refusals: list[Refusal] | None
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache")
+                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "keeps_trace")
 
-    def _start_runtime(self) -> None:
+    def _start_runtime(self, *, keeps_trace: bool = True) -> None:
+        self.keeps_trace = keeps_trace
+        """Whether a record is kept of every transition taken (``Duel(trace=False)`` keeps none)."""
         self._history: list[Action] = []
         self._records: list[tuple[object, ...]] = []
         self._trace: list[TraceRecord] = []
@@ -233,7 +235,11 @@ class DuelRuntime:
 
     @property
     def trace(self) -> tuple[TraceRecord, ...]:
-        """One record per transition taken so far."""
+        """One record per transition taken so far (:class:`~ygo_fsm.errors.TraceNotKeptError` for a
+        duel that keeps none: its history replays it with one)."""
+        if not self.keeps_trace:
+            raise TraceNotKeptError("this duel keeps no trace (Duel(trace=False)); its history replays it "
+                                    "with one: Duel.replay(duel.setup, duel.history)")
         trace = self._trace
         for row in self._records[len(trace):]:
             fields = dict(zip(RECORD_FIELDS, row, strict=True))
@@ -355,6 +361,8 @@ class DuelRuntime:
             for number, uid, negated in game.resolved_now:
                 self.resolutions.append((seq, number, uid, negated))
             game.resolved_now = []
+        if not self.keeps_trace:
+            return
         a, b = players["A"], players["B"]
         narration = game.narration
         self._records.append((
