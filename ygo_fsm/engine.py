@@ -89,8 +89,12 @@ class DeclaredTransition(Transition):
 
     Declared states have no enter/exit callbacks, so taking a transition is: evaluate its
     conditions, set the model's state, run its ``after`` callbacks — without the library's
-    per-step logging and enter/exit dispatch.
+    per-step logging and enter/exit dispatch. The engine takes it with :meth:`take_frame`:
+    the same move and the same declared callbacks, called with the frame itself.
     """
+
+    frame_callbacks: tuple[Callback, ...] = ()
+    """The declared callbacks, as registered (each takes the frame), in declaration order."""
 
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
@@ -108,6 +112,13 @@ class DeclaredTransition(Transition):
         for after in self.after:
             assert callable(after)  # the declared callbacks are functions taking the event data
             after(event_data)
+
+    def take_frame(self, frame: Frame) -> None:
+        """:meth:`take` for the engine: move ``frame`` to the destination and run the declared
+        callbacks on it (no event data is built: the callbacks read only the frame)."""
+        frame.state = self.dest  # type: ignore[assignment]  # declared transitions always have a target
+        for func in self.frame_callbacks:
+            func(frame)
 
 
 class DeclaredMachine(Machine):
@@ -131,9 +142,11 @@ class CompiledTransition:
     unguarded: bool = False
     """It has no guard and no ``unless``: always enabled in its source state."""
     moves_cards: bool = False
+    """One of its callbacks may move a card (it is not one of :data:`~ygo_fsm.registry.CARDS_STAY`)."""
     profile: str | None = None
     """The profile it is scoped to (its spec's ``profile``), looked up once."""
-    """One of its callbacks may move a card (it is not one of :data:`~ygo_fsm.registry.CARDS_STAY`)."""
+    enters: tuple[tuple[str, str], ...] = ()
+    """The machines entering its destination starts, outermost first: (machine id, initial state)."""
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -150,10 +163,11 @@ class CompiledTransition:
         return True
 
     def execute(self, frame: Frame) -> None:
-        """Take the transition through ``transitions``: the model's state changes, then the
-        callbacks run. The caller has just found it :meth:`enabled` on this frame (nothing
-        changed since), so its conditions are not evaluated a second time."""
-        self.transition.take(EventData(self.source_state, self.event, self.machine, frame, (), {}))
+        """Take the transition through its ``transitions`` object: the model's state changes, then
+        the callbacks run (:meth:`DeclaredTransition.take_frame`). The caller has just found it
+        :meth:`enabled` on this frame (nothing changed since), so its conditions are not evaluated
+        a second time."""
+        self.transition.take_frame(frame)
 
 
 @dataclass(frozen=True)
@@ -248,6 +262,7 @@ class Rulebook:
             )
             transition = machine.events[t.event].transitions[t.source][-1]
             assert isinstance(transition, DeclaredTransition)
+            transition.frame_callbacks = tuple(CALLBACKS[c] for c in t.callbacks)
             compiled[t.source].append(
                 CompiledTransition(
                     spec=t,
@@ -261,6 +276,7 @@ class Rulebook:
                     unguarded=not t.guards and not t.unless and t.profile is None,
                     moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
                     profile=t.profile,
+                    enters=self._enters(spec.id, t.dest),
                 )
             )
         self.machines[spec.id] = machine
@@ -277,11 +293,11 @@ class Rulebook:
 
     def _enters(self, machine: str, state: str) -> tuple[tuple[str, str], ...]:
         out: list[tuple[str, str]] = []
-        child = self._states[(machine, state)].machine
+        child = self.specs[machine].state(state).machine
         while child is not None:
             initial = self.specs[child].initial
             out.append((child, initial))
-            child = self._states[(child, initial)].machine
+            child = self.specs[child].state(initial).machine
         return tuple(out)
 
     def state(self, machine: str, state: str) -> StateSpec:

@@ -324,13 +324,14 @@ class DuelRuntime:
             handled.update(here)
         return options
 
-    def _enter_children(self) -> None:
-        """Push the machines run by the innermost state, recursively, at their initial states."""
+    def _enter_children(self, enters: tuple[tuple[str, str], ...] | None = None) -> None:
+        """Push the machines run by the innermost state (``enters``, when the caller has them),
+        recursively, at their initial states."""
         game = self.game
         frames = game.frames
         frame = frames[-1]
         invoked_as, parent = frame.state, frame.machine
-        for child, initial in self.rulebook.runtime[parent][invoked_as].enters:
+        for child, initial in self.rulebook.runtime[parent][invoked_as].enters if enters is None else enters:
             frames.append(Frame(game, child, initial, invoked_as, parent))
             invoked_as, parent = initial, child
 
@@ -352,8 +353,8 @@ class DuelRuntime:
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
-        if not game.is_over and self.rulebook.runtime[frame.machine][frame.state].enters:
-            self._enter_children()
+        if transition.enters and not game.is_over:
+            self._enter_children(transition.enters)
         game.forget()
         self._option_cache = None
         self._seq = seq = self._seq + 1
