@@ -44,6 +44,11 @@ def _cards() -> dict[str, CardSpec]:
                   {"kind": "processing", "location": "field", "phase": "standby_phase", "mandatory": True,
                    "maintenance": "mandatory", "conditions": {"controller_is_turn_player": True},
                    "cost": {"pay_lp": 700}}),
+        card_spec("half_maintenance", "spell",
+                  {"kind": "continuous_spell", "location": "hand"},
+                  {"kind": "processing", "location": "field", "phase": "standby_phase", "mandatory": True,
+                   "maintenance": "mandatory", "conditions": {"controller_is_turn_player": True},
+                   "cost": {"pay_half_lp": True}}),
         card_spec("plain_negator", "trap", {"kind": "counter_trap", "location": "set",
                                             "resolution": [{"op": "negate_activation"}]}),
         card_spec("effect_negator", "trap", {"kind": "counter_trap", "location": "set",
@@ -257,6 +262,15 @@ def test_yugipedia_maintenance_cost_mandatory_that_cannot_be_paid_destroys_the_c
     assert [a for a in offered(d) if a.startswith("process")] == ["process hard_maintenance#2>destroy"]
     d.apply("process hard_maintenance#2>destroy")
     assert d.players["A"].lp == 500 and d.where("hard_maintenance") == ("A", Zone.graveyard)
+
+
+def test_yugipedia_maintenance_cost_of_half_the_lp_pays_half() -> None:
+    """Yugipedia "Maintenance cost" with a "pay half your LP" cost (the vocabulary's
+    ``pay_half_lp``): A pays 3500 of 7000, keeps the card, and nothing starts a chain."""
+    d = _standby([card("half_maintenance", "spell_trap", face_up=True)], lp=7000)
+    d.apply("process half_maintenance#2")
+    assert d.players["A"].lp == 3500 and not d.is_over and d.chain == []
+    assert d.where("half_maintenance") == ("A", Zone.spell_trap)
 
 
 def test_pr17_p43_a_maintenance_cost_paid_to_exactly_0_loses() -> None:
@@ -492,6 +506,18 @@ def test_a_refused_activation_says_what_it_lacks() -> None:
         d.apply("activate pot_of_greed")
     assert d.to_json() == before
     assert "pot_of_greed: 卡组的卡不足" in d.explain_illegal("activate pot_of_greed")
+
+
+def test_a_refused_tribute_self_cost_says_the_card_is_not_in_a_monster_zone() -> None:
+    """PR17 pp.133–134, p.145 (a cost that cannot be paid in full cannot be paid): 「ならず者傭兵部隊」
+    tributes itself as its cost, which it cannot do from the hand — the refusal says so, and the
+    duel is left as it was."""
+    d = duel([card("rogue_mercenaries"), card("sage_chiron", "monster")])
+    before = d.to_json()
+    with pytest.raises(IllegalActionError, match=r"rogue_mercenaries: 这张卡不在怪兽区域，不能做祭品.*PR17"):
+        d.apply("activate rogue_mercenaries>sage_chiron")
+    assert d.to_json() == before
+    assert [r.code for r in activation_refusals(d.game, "A", "rogue_mercenaries")] == ["cost_tribute_self"]
 
 
 def test_a_resolved_normal_trap_stays_on_the_field_until_the_whole_chain_has_resolved() -> None:
