@@ -1143,6 +1143,28 @@ def test_last_battles_end_phase_effect_lasts_only_its_turn() -> None:
     assert duel.is_over and duel.winner == "A"
 
 
+def test_last_battle_resolved_waits_for_the_end_phase_and_decides_the_duel_there() -> None:
+    """000 ●スタンバイフェイズ 例1 and ●エンドフェイズ 例 结果Ａ: B (1000 LP) activates the Set
+    「ラストバトル！」 in A's Standby Phase choosing its own monster; on resolution every other card
+    on the field goes to the graveyard, and the card itself stays where its End Phase effect still
+    applies (not the graveyard). In that End Phase B, the only player with a monster, wins."""
+    setup = Setup.model_validate({
+        "profile": "ocg2008", "turn": 3, "phase": "standby_phase",
+        "players": {"A": {"cards": [{"card": "beetle_armor_knight", "zone": "monster"}]},
+                    "B": {"lp": 1000, "cards": [{"card": "sage_chiron", "zone": "monster"},
+                                                {"card": "last_battle", "zone": "spell_trap", "set_turn": 2}]}}})
+    duel = Duel(card_id_uids(setup))
+    for action in ("pass", "activate last_battle>sage_chiron", "pass", "pass"):
+        duel.apply(action)
+    assert duel.where("beetle_armor_knight") == ("A", Zone.graveyard)
+    assert duel.where("last_battle") == ("B", Zone.lingering)
+    while not duel.is_over:
+        offered = [str(a) for a in duel.legal_actions()]
+        duel.apply("process last_battle#2" if "process last_battle#2" in offered
+                   else "enter_end_phase" if "enter_end_phase" in offered else "pass")
+    assert duel.winner == "B" and duel.turn == 3 and duel.in_state("end_phase")
+
+
 def test_a_lingering_effect_is_gone_the_next_turn() -> None:
     """「このターンのエンドフェイズ時」: an effect of a resolved card applies in that turn only."""
     from ygo_fsm.cards import default_library

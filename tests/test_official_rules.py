@@ -44,6 +44,8 @@ def _cards() -> dict[str, CardSpec]:
                   {"kind": "processing", "location": "field", "phase": "standby_phase", "mandatory": True,
                    "maintenance": "mandatory", "conditions": {"controller_is_turn_player": True},
                    "cost": {"pay_lp": 700}}),
+        card_spec("standby_quick", "monster", {"kind": "quick", "location": "field", "phase": "standby_phase",
+                                               "resolution": [{"op": "damage", "amount": 100, "to": "opponent"}]}),
         card_spec("half_maintenance", "spell",
                   {"kind": "continuous_spell", "location": "hand"},
                   {"kind": "processing", "location": "field", "phase": "standby_phase", "mandatory": True,
@@ -271,6 +273,25 @@ def test_yugipedia_maintenance_cost_of_half_the_lp_pays_half() -> None:
     d.apply("process half_maintenance#2")
     assert d.players["A"].lp == 3500 and not d.is_over and d.chain == []
     assert d.where("half_maintenance") == ("A", Zone.spell_trap)
+
+
+def test_a_phase_effect_is_activated_in_the_open_game_state_not_in_a_timing_window() -> None:
+    """000 ※准备流程中每1次…; docs/effects.md "Phases": a phase effect — here a quick effect of B's
+    monster 'during the Standby Phase' — is activated in the open game state of its phase, not in
+    the timing windows there: not in response to A's trap, not as CHAIN1 in the window after it,
+    only once priority is back in the open game state."""
+    d = duel([card("heal_trap", "spell_trap", set_turn=1)], [card("standby_quick", "monster")],
+             phase="standby_phase")
+    d.apply("activate heal_trap")
+    assert offered(d) == ["pass"]                      # B may respond: the phase effect is not a response
+    d.apply("pass")
+    d.apply("pass")
+    assert d.state == "standby_phase.open.window.turn_player" and offered(d) == ["pass"]
+    d.apply("pass")
+    assert d.state == "standby_phase.open.window.opponent" and offered(d) == ["pass"]  # nor CHAIN1 here
+    d.apply("pass")
+    d.apply("pass")
+    assert d.state == "standby_phase.open.opponent" and "activate standby_quick" in offered(d)
 
 
 def test_pr17_p43_a_maintenance_cost_paid_to_exactly_0_loses() -> None:
