@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import judge_duel
 
-from ygo_fsm.cards import Op, read_card_file
+from ygo_fsm import Duel, Setup
+from ygo_fsm.cards import Op, default_library, read_card_file
+from ygo_fsm.game import Zone
 from ygo_fsm.scenario import load_scenario, run_file
 
 CARDS = Path(__file__).resolve().parent / "scenarios" / "cards"
@@ -93,3 +96,36 @@ def test_a_face_down_monster_turned_face_up_by_an_effect_is_flipped() -> None:
     """Yugipedia "FLIP": flipped face-up by a card effect, its FLIP effect activates; a face-down
     target is not "a face-up monster targeted"."""
     _passes("face_down_target_flipped.yaml")
+
+
+def _pool_duel(players: dict[str, object]) -> Duel:
+
+    cards, problems = read_card_file(CARDS / "pool.yaml")
+    assert problems == []
+    setup = Setup.model_validate({"profile": "modern", "turn": 3, "phase": "main_phase_1", "players": players})
+    return judge_duel(setup, library={**default_library(), **cards})
+
+
+def test_every_target_chosen_is_affected_when_all_are_still_there() -> None:
+    """Yugipedia, "Target" (every target is declared on activation and the effect affects the cards
+    chosen): 「双撃の罠」 on both of A's monsters, nobody responds — both are destroyed, B's stays."""
+    duel = _pool_duel({"A": {"hand": 0, "cards": [{"card": "plain_warrior", "zone": "monster"},
+                                                  {"card": "plain_beast", "zone": "monster"}]},
+                       "B": {"hand": 0, "cards": [{"card": "twin_strike", "zone": "spell_trap"},
+                                                  {"card": "plain_dragon", "zone": "monster"}]}})
+    for action in ("pass", "activate twin_strike>plain_warrior+plain_beast", "pass", "pass"):
+        duel.apply(action)
+    where = duel.where
+    assert where("plain_warrior") == ("A", Zone.graveyard) and where("plain_beast") == ("A", Zone.graveyard)
+    assert where("plain_dragon") == ("B", Zone.monster)
+
+
+@pytest.mark.parametrize(("lp", "offered"), [(3999, False), (4000, True)])
+def test_an_lp_at_least_condition_holds_from_exactly_that_lp(lp: int, offered: bool) -> None:
+    """The card's own activation condition (「墓守の追放者」: 自己基本分4000以上的场合, ``lp_at_least``):
+    with 3999 LP its graveyard effect is not offered, with exactly 4000 it is."""
+    duel = _pool_duel({"A": {"lp": lp, "hand": 0, "cards": [{"card": "grave_exile", "zone": "graveyard"}]},
+                       "B": {"hand": 0, "cards": [{"card": "lasting_banner", "zone": "spell_trap",
+                                                   "face_up": True}]}})
+    actions = [str(a) for a in duel.legal_actions()]
+    assert ("activate grave_exile>lasting_banner" in actions) is offered
