@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from helpers import judge_duel
 
-from ygo_fsm import Duel, Setup
+from ygo_fsm import Duel, Setup, continuous
 from ygo_fsm.cards import Op, default_library, read_card_file
 from ygo_fsm.game import Zone
 from ygo_fsm.scenario import load_scenario, run_file
@@ -129,3 +129,27 @@ def test_an_lp_at_least_condition_holds_from_exactly_that_lp(lp: int, offered: b
                                                    "face_up": True}]}})
     actions = [str(a) for a in duel.legal_actions()]
     assert ("activate grave_exile>lasting_banner" in actions) is offered
+
+
+def test_a_monster_returned_to_the_hand_comes_back_as_a_new_monster() -> None:
+    """004 ●…也视为怪兽数量发生变化 (a monster that left the field and comes back is a new monster):
+    「突進」 raises 「通常戦士」 to 2200 until the End Phase; 「急な呼び戻し」 returns it to the hand and
+    A summons it again — the raise no longer applies, it has its printed 1500."""
+    duel = _pool_duel({"A": {"hand": 0, "cards": [{"card": "plain_warrior", "zone": "monster"},
+                                                  {"card": "rush_recklessly", "zone": "hand"},
+                                                  {"card": "sudden_recall", "zone": "spell_trap", "set_turn": 1}]},
+                       "B": {"hand": 0}})
+
+    def then(action: str) -> None:
+        duel.apply(action)
+        while duel.state != "main_phase_1.open.turn_player":
+            duel.apply("pass")
+
+    then("activate rush_recklessly>plain_warrior")
+    warrior = duel.game.find("plain_warrior")
+    assert warrior is not None and continuous.atk(duel.game, warrior[2]) == 2200
+    then("activate sudden_recall>plain_warrior")
+    assert duel.where("plain_warrior") == ("A", Zone.hand)
+    then("normal_summon plain_warrior")
+    warrior = duel.game.find("plain_warrior")
+    assert warrior is not None and warrior[1] is Zone.monster and continuous.atk(duel.game, warrior[2]) == 1500
