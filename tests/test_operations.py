@@ -54,12 +54,12 @@ def test_skip_phase_skips_it_in_the_affected_players_next_turn() -> None:
     duel = duel_in("main_phase_1", cards, {"A": {"cards": [{"card": "seal", "zone": "hand"}]}, "B": {"deck": 5}})
     resolve(duel, "activate seal")
     assert not duel.effect_applies(TurnEffect.skip_draw_phase), "not this turn"
-    for _ in range(40):
-        if duel.turn == 4:
+    for _ in range(60):
+        if duel.turn == 4 and duel.in_state("standby_phase"):
             break
         names = [a.name for a in duel.legal_actions()]
         duel.apply("pass" if "pass" in names else "enter_end_phase" if "enter_end_phase" in names else names[0])
-    assert duel.turn == 4 and duel.turn_player == "B"
+    assert duel.turn == 4 and duel.turn_player == "B" and duel.in_state("standby_phase")  # past the Draw Phase
     assert duel.players["B"].deck == 5, "B's Draw Phase of turn 4 was skipped"
 
 
