@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ygo_fsm import Duel, Setup
@@ -29,6 +30,17 @@ def judge_duel(setup: Setup | None = None, **options: Any) -> Duel:
     """A duel whose cards given no uid are named by their card id, as scenario files name them
     (:func:`ygo_fsm.game.card_id_uids`): the judge's names, for tests that name cards."""
     return Duel(card_id_uids(setup) if setup is not None else None, **options)
+
+
+def play_randomly(duel: Duel, seed: int, decisions: int) -> Duel:
+    """Apply up to ``decisions`` legal actions chosen by a ``random.Random(seed)`` (fewer when the
+    duel ends first); the same duel and seed always play the same actions."""
+    choose = random.Random(seed).choice
+    for _ in range(decisions):
+        if duel.is_over:
+            break
+        duel.apply(choose(duel.legal_actions()))
+    return duel
 
 
 def legal(duel: Duel) -> list[str]:

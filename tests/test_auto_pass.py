@@ -4,9 +4,8 @@ the history and the trace, with ``actor`` and the ``auto_pass`` flag)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from helpers import play_randomly
 
 from ygo_fsm import Duel
 from ygo_fsm.engine import default_rulebook
@@ -17,13 +16,7 @@ DECK = (["sage_chiron"] * 8 + ["reflect_bounder"] * 8 + ["cyclone"] * 6 + ["saku
 
 
 def _auto_duel(auto_pass: object = True, decisions: int = 150, seed: int = 4) -> Duel:
-    duel = Duel.new_game(DECK, DECK, seed=seed, auto_pass=auto_pass)
-    choose = random.Random(seed).choice
-    for _ in range(decisions):
-        if duel.is_over:
-            break
-        duel.apply(choose(duel.legal_actions()))
-    return duel
+    return play_randomly(Duel.new_game(DECK, DECK, seed=seed, auto_pass=auto_pass), seed, decisions)
 
 
 def test_auto_pass_is_off_by_default() -> None:

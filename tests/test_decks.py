@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 
 import pytest
+from helpers import play_randomly
 from pydantic import ValidationError
 
 from ygo_fsm import Duel
@@ -67,12 +67,7 @@ def test_named_cards_never_silently_add_to_a_default_count() -> None:
 
 
 def _play(duel: Duel, seed: int, steps: int) -> Duel:
-    choose = random.Random(seed).choice
-    for _ in range(steps):
-        if duel.is_over:
-            break
-        duel.apply(choose(duel.legal_actions()))
-    return duel
+    return play_randomly(duel, seed, steps)
 
 
 def test_a_seeded_duel_is_reproducible_across_processes() -> None:

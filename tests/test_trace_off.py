@@ -5,9 +5,9 @@ clearly instead of giving an empty one."""
 from __future__ import annotations
 
 import pickle
-import random
 
 import pytest
+from helpers import play_randomly
 
 from ygo_fsm import Duel, TraceNotKeptError
 from ygo_fsm.bench_duels import MIXED_DECK
@@ -15,12 +15,7 @@ from ygo_fsm.bench_duels import MIXED_DECK
 
 def _play(trace: bool, seed: int = 5, decisions: int = 400) -> Duel:
     duel = Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=seed, auto_pass=True, trace=trace)
-    choose = random.Random(seed).choice
-    for _ in range(decisions):
-        if duel.is_over:
-            break
-        duel.apply(choose(duel.legal_actions()))
-    return duel
+    return play_randomly(duel, seed, decisions)
 
 
 @pytest.mark.parametrize("seed", [5, 9])
