@@ -113,7 +113,7 @@ def test_every_target_chosen_is_affected_when_all_are_still_there() -> None:
                                                   {"card": "plain_beast", "zone": "monster"}]},
                        "B": {"hand": 0, "cards": [{"card": "twin_strike", "zone": "spell_trap"},
                                                   {"card": "plain_dragon", "zone": "monster"}]}})
-    for action in ("pass", "activate twin_strike>plain_warrior+plain_beast", "pass", "pass"):
+    for action in ("pass", "activate twin_strike>plain_warrior", "add_target plain_beast", "pass", "pass"):
         duel.apply(action)
     where = duel.where
     assert where("plain_warrior") == ("A", Zone.graveyard) and where("plain_beast") == ("A", Zone.graveyard)

@@ -20,14 +20,16 @@ target slot
     A card an effect can target, on either side (:data:`TARGET_ZONES`): own monster zones 0–4,
     own spell/trap zones 5–9, own Field Zone 10, the opponent's monster zones 11–15, spell/trap
     zones 16–20 and Field Zone 21, then the graveyards — own 22–81, the opponent's 82–141; 142 is
-    no target (or, for ``choose_target``, a direct attack). An option naming several targets
-    (``target_count:``, cards joined by ``+``) has no index: :func:`encode` refuses it with
-    :class:`ActionEncodingError` (the built-in library has no such card).
+    no target (or, for ``choose_target``, a direct attack). An effect taking several targets
+    (``target_count:``) names its first one on activation and each further one with its own
+    ``add_target`` action (:mod:`ygo_fsm.multi_target`), so every option has one target slot.
 
-Simple kinds take one index; card kinds ``137`` (source slot); ``choose_target`` 143 (target
+Simple kinds take one index; card kinds ``137`` (source slot); target kinds 143 (target
 slot); effect kinds ``136 × 3 × 143`` (``(slot × 3 + effect) × 143 + target``), and ``process``
 16 more for the 『…为止』 effects ending now (``until_…``, by their place in the duel's list of
-such effects). :data:`NUM_DISTINCT_ACTIONS` counts them all.
+such effects). :data:`NUM_DISTINCT_ACTIONS` counts them all. The kinds are laid out in the
+order of :data:`KIND_ORDER`; kinds added later (:data:`LATER_KINDS`) come last, so that no index
+an earlier kind had moves.
 
 >>> from ygo_fsm import Duel
 >>> duel = Duel()
@@ -42,13 +44,14 @@ from __future__ import annotations
 
 from .effects import choice_key, expiring_now, parse_key
 from .game import PLAYERS, Zone, other_player
-from .multi_target import SEPARATOR
 from .state import CardInstance, GameState
 
 __all__ = [
     "CARD_KINDS",
     "EFFECT_KINDS",
     "KIND_BASE",
+    "KIND_ORDER",
+    "LATER_KINDS",
     "NUM_DISTINCT_ACTIONS",
     "OWN_ZONES",
     "SIMPLE_KINDS",
@@ -59,13 +62,15 @@ __all__ = [
     "encode",
 ]
 
-SIMPLE_KINDS: tuple[str, ...] = ("pass", "decline", "stop_attack", "enter_battle_phase", "enter_end_phase")
+SIMPLE_KINDS: tuple[str, ...] = ("pass", "decline", "stop_attack", "enter_battle_phase", "enter_end_phase",
+                                 "stop_targeting")
 """Events without options: one index each."""
 CARD_KINDS: tuple[str, ...] = ("discard", "normal_summon", "set_monster", "flip_summon", "special_summon",
                                "change_position", "set_spell_trap", "tribute", "declare_attack")
 """Events whose option is one of the acting player's cards (a source slot)."""
-TARGET_KINDS: tuple[str, ...] = ("choose_target",)
-"""Events whose option is a monster on the field or a direct attack (a target slot)."""
+TARGET_KINDS: tuple[str, ...] = ("choose_target", "add_target")
+"""Events whose option is a card on the field or in a graveyard (a target slot); for
+``choose_target`` also a direct attack."""
 EFFECT_KINDS: tuple[str, ...] = ("activate", "respond", "process")
 """Events whose option is an effect of one of the acting player's cards, with its target."""
 
@@ -89,6 +94,12 @@ MAX_ENDING = 16
 """『…为止』 effects ending at once that ``process`` can name."""
 EFFECT_BLOCK = OWN_SLOTS * MAX_EFFECTS * TARGET_SLOTS
 
+LATER_KINDS: tuple[str, ...] = ("add_target", "stop_targeting")
+"""Kinds added after the first layout: they take the indices after it."""
+KIND_ORDER: tuple[str, ...] = tuple(
+    kind for kind in (*SIMPLE_KINDS, *CARD_KINDS, *TARGET_KINDS, *EFFECT_KINDS) if kind not in LATER_KINDS
+) + LATER_KINDS
+"""The kinds in the order of their indices."""
 _SIZES: dict[str, int] = {
     **{kind: 1 for kind in SIMPLE_KINDS},
     **{kind: CARD_SLOTS for kind in CARD_KINDS},
@@ -96,11 +107,11 @@ _SIZES: dict[str, int] = {
     **{kind: EFFECT_BLOCK + (MAX_ENDING if kind == "process" else 0) for kind in EFFECT_KINDS},
 }
 KIND_BASE: dict[str, int] = {}
-"""Each kind's first index, in the fixed order of the kinds."""
+"""Each kind's first index, in the fixed order of the kinds (:data:`KIND_ORDER`)."""
 _next = 0
-for _kind, _size in _SIZES.items():
+for _kind in KIND_ORDER:
     KIND_BASE[_kind] = _next
-    _next += _size
+    _next += _SIZES[_kind]
 NUM_DISTINCT_ACTIONS: int = _next
 """How many indices the action space has."""
 _KINDS_BY_BASE = sorted(KIND_BASE.items(), key=lambda item: item[1])
@@ -202,8 +213,6 @@ def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
     uid, effect, target = parse_key(choice)
     if effect >= MAX_EFFECTS:
         raise ActionEncodingError(f"effect {effect + 1} is beyond the {MAX_EFFECTS} an index names")
-    if target is not None and SEPARATOR in target:
-        raise ActionEncodingError(f"{choice!r} names several targets; an index names one target slot")
     slot = _own_slot(game, player, uid)
     return base + (slot * MAX_EFFECTS + effect) * TARGET_SLOTS + _target_slot(game, player, target)
 
@@ -219,7 +228,10 @@ def decode(game: GameState, player: str, index: int) -> tuple[str, str | None]:
     if name in CARD_KINDS:
         return name, (_UNNAMED if offset == UNNAMED_SLOT else _own_card(game, player, offset).uid)
     if name in TARGET_KINDS:
-        return name, (_target_uid(game, player, offset) or _DIRECT)
+        card = _target_uid(game, player, offset)
+        if card is None and name != "choose_target":
+            raise ActionEncodingError(f"{name} names a card: slot {offset} is no target")
+        return name, (card or _DIRECT)
     if offset >= EFFECT_BLOCK:
         return name, _ending_key(game, player, offset - EFFECT_BLOCK)
     slot_effect, target = divmod(offset, TARGET_SLOTS)

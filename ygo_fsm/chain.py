@@ -148,9 +148,7 @@ def decline_tier(game: GameState) -> None:
 def activate(game: GameState, player: str, key: str) -> None:
     """Activate an effect: pay its cost, put the card on the field if it is a spell or trap
     card's activation, and add a chain link (the activation events are recorded)."""
-    uid, index, chosen_key = parse_key(key)
-    every_target = multi_target.split(chosen_key)  # every target is chosen now (ygo_fsm.multi_target)
-    target, more = (every_target[0] if every_target else None), every_target[1:]
+    uid, index, target = parse_key(key)
     found = find(game, uid)
     assert found is not None and found[2].card is not None, key
     _, zone, card = found
@@ -208,10 +206,9 @@ def activate(game: GameState, player: str, key: str) -> None:
     if effect.phase is not None:
         game.handled.add((card.uid, index, game.turn, effect.phase.value))
     chosen_target = find(game, target) if target else None
-    identities = tuple(c[2].identity if c is not None and c[1] is Zone.monster else ""
-                       for c in (find(game, other) for other in more))
+    count = effect.target_count
     link = Link(len(game.chain) + 1, card.uid, index, player, effect.spell_speed, card.name, target,
-                more_targets=tuple(more), more_target_identities=identities,
+                declaring_targets=target is not None and count is not None and multi_target.most(count) > 1,
                 events=frozenset(answered), card_activation=card_activation, event_card=event_card,
                 event_card_identity=event_identity,
                 target_identity=(chosen_target[2].identity if chosen_target is not None
@@ -223,11 +220,32 @@ def activate(game: GameState, player: str, key: str) -> None:
     if effect.once_per_turn_name:
         game.used_once.add((name_key(card), index, game.turn))
     chosen = ""
-    if target:
-        chosen = "，选择" + "".join(f"「{found_target[2].name if found_target else uid}」"
-                                  for uid in (target, *more) for found_target in (find(game, uid),))
+    if chosen_target is not None:
+        chosen = f"，选择「{chosen_target[2].name}」"
     costs = ("，" + "，".join(notes)) if notes else ""
     game.say(f"CHAIN{link.number} {player_text(game, player)}发动「{card.name}」{chosen}{costs}")
+
+
+def add_target(game: GameState, uid: str) -> None:
+    """The newest link's player adds ``uid`` to its targets (:mod:`ygo_fsm.multi_target`), with the
+    card's field identity when it is a monster on the field (a card that leaves and comes back is
+    no longer the target: 004 ●…也视为怪兽数量发生变化)."""
+    link = game.chain[-1]
+    found = find(game, uid)
+    identity = found[2].identity if found is not None and found[1] is Zone.monster else ""
+    link.more_targets = (*link.more_targets, uid)
+    link.more_target_identities = (*link.more_target_identities, identity)
+    name = found[2].name if found is not None else uid
+    game.say(f"CHAIN{link.number} {player_text(game, link.controller)}再选择「{name}」为对象")
+
+
+def finish_targets(game: GameState) -> None:
+    """The newest link's targets are declared: now the other player may respond."""
+    link = game.chain[-1]
+    link.declaring_targets = False
+    names = "".join(f"「{found[2].name if found else uid}」"
+                    for uid in multi_target.chosen(link) for found in (find(game, uid),))
+    game.say(f"CHAIN{link.number}「{link.name}」的对象是{names}")
 
 
 def _vocabulary_costs(game: GameState, player: str, card: CardInstance, effect: EffectSpec,

@@ -3,9 +3,10 @@ name in :mod:`ygo_fsm.registry`)."""
 
 from __future__ import annotations
 
-from . import chain, effects, priority
+from . import chain, effects, multi_target, priority
+from .cards import TargetCount
 from .registry import _acting, _choice, callback, cards_stay, chooser, guard
-from .state import Choice, Frame
+from .state import Choice, Frame, Link
 
 # --- priority with activations and phase effects (issue: chains) ----------------------------
 
@@ -76,6 +77,60 @@ def chain_responses(frame: Frame) -> list[Choice]:
     """Spell speed 2+ effects not below the newest link (000 2速以上的卡; counter traps answer only 3)."""
     game = frame.game
     return effects.chain_responses(game, priority.holder(game) or game.turn_player)
+
+
+def _declaring(frame: Frame) -> tuple[Link, TargetCount] | None:
+    """The newest link and its effect's target count, while its player is still choosing its targets."""
+    game = frame.game
+    link = game.chain[-1] if game.chain else None
+    if link is None or not link.declaring_targets:
+        return None
+    found = game.find(link.uid)
+    spec = found[2].card if found is not None else None
+    count = spec.effects[link.effect].target_count if spec is not None else None
+    return None if count is None else (link, count)
+
+
+@guard
+def declaring_targets(frame: Frame) -> bool:
+    """The newest link's effect takes several targets and its player is still choosing them: they
+    are all chosen on activation, before anyone may respond (Yugipedia "Target")."""
+    return _declaring(frame) is not None
+
+
+@guard
+def may_add_target(frame: Frame) -> bool:
+    """The link being activated has room for another target and a card that fits is left
+    (「～を２枚まで対象として」: up to N; Yugipedia "Target")."""
+    return bool(effects.further_targets(frame.game))
+
+
+@guard
+def enough_targets(frame: Frame) -> bool:
+    """The link being activated has as many targets as its effect needs (one for "up to N", N for
+    "exactly N": 「～２枚を対象として」; Yugipedia "Target")."""
+    declaring = _declaring(frame)
+    return declaring is not None and multi_target.enough(*declaring)
+
+
+@chooser
+def further_targets(frame: Frame) -> list[Choice]:
+    """The cards that fit the effect being activated and are not its targets yet (Yugipedia "Target")."""
+    return effects.further_targets(frame.game)
+
+
+@callback
+@cards_stay
+def add_target(frame: Frame) -> None:
+    """Add the chosen card to the targets of the effect being activated (Yugipedia "Target")."""
+    chain.add_target(frame.game, _choice(frame))
+
+
+@callback
+@cards_stay
+def finish_targets(frame: Frame) -> None:
+    """The targets are declared; the other player may now respond (Yugipedia "Target")."""
+    chain.finish_targets(frame.game)
 
 
 @guard

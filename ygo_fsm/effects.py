@@ -249,12 +249,38 @@ def targets(game: GameState, controller: str, card: CardInstance, effect: Effect
     """The target options of an effect (``[None]`` when it takes none): the cards that fit it
     (:func:`ygo_fsm.legality.target_fits`); a monster determined to be destroyed by battle is not
     one (004)."""
+    options = _single_targets(game, controller, card, effect)
+    if effect.target_count is not None:  # several targets: the first is chosen here (ygo_fsm.multi_target)
+        return multi_target.first_targets(options, effect.target_count)
+    return options
+
+
+def _single_targets(game: GameState, controller: str, card: CardInstance, effect: EffectSpec) -> list[str | None]:
+    """The cards the effect could target one at a time."""
     options = _target_options(game, controller, card, effect)
     if game.attack is not None and game.attack.destroyed:
         options = [uid for uid in options if uid is None or not _determined(game, uid)]
-    if effect.target_count is not None:  # several targets, all chosen now (ygo_fsm.multi_target)
-        return multi_target.options(options, effect.target_count)
     return options
+
+
+def further_targets(game: GameState) -> list[Choice]:
+    """The cards the newest link's player may add to its targets (:mod:`ygo_fsm.multi_target`):
+    those that fit its effect and are not chosen yet, while it has room for more."""
+    link = game.chain[-1] if game.chain else None
+    found = find(game, link.uid) if link is not None and link.declaring_targets else None
+    if link is None or found is None or found[2].card is None:
+        return []
+    card = found[2]
+    effect = card.card.effects[link.effect]  # type: ignore[union-attr]
+    if effect.target_count is None or not multi_target.room_for_more(link, effect.target_count):
+        return []
+    return [Choice(uid, _card_label(game, uid))
+            for uid in multi_target.further(link, _single_targets(game, link.controller, card, effect))]
+
+
+def _card_label(game: GameState, uid: str) -> str:
+    found = find(game, uid)
+    return f"「{found[2].name if found else uid}」"
 
 
 def _determined(game: GameState, uid: str) -> bool:
@@ -305,8 +331,7 @@ def parse_key(key: str) -> tuple[str, int, str | None]:
 def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target: str | None) -> str:
     text = f"「{card.name}」"
     if target:
-        text += " → " + "".join(f"「{found[2].name if found else uid}」"
-                                for uid in multi_target.split(target) for found in (find(game, uid),))
+        text += " → " + _card_label(game, target)
     return text + (f"：{effect.label}" if effect.label else "")
 
 

@@ -117,6 +117,8 @@ _PHRASES: list[_Rule] = _rules([
     (f"{_PLAYER}受到{_N}分战斗伤害", lambda m: f"{_player(m[1])} takes {m[2]} battle damage"),
     (f"战斗破坏确定：{_CARDS}", lambda m: f"destroyed by battle: {_cards(m[1])}"),
     (f"{_PLAYER}不发动{_CARDS}的效果", lambda m: f"{_player(m[1])} does not activate {_cards(m[2])}"),
+    (f"CHAIN{_N} {_PLAYER}再选择{_CARD}为对象", lambda m: f"CHAIN{m[1]}: {_player(m[2])} also targets {m[3]}"),
+    (f"CHAIN{_N}{_CARD}的对象是{_CARDS}", lambda m: f"CHAIN{m[1]}: {m[2]} targets {_cards(m[3])}"),
     (f"CHAIN{_N} {_PLAYER}发动{_CARD}", lambda m: f"CHAIN{m[1]}: {_player(m[2])} activates {m[3]}"),
     (f"选择{_CARDS}", lambda m: f"targeting {_cards(m[1])}"),
     (f"支付一半基本分（{_N}）", lambda m: f"paying half their LP ({m[1]})"),

@@ -146,18 +146,34 @@ FUZZ_CARDS: tuple[CardSpec, ...] = (
         "effects": [{"kind": "counter_trap", "label": "伤害步骤中：选择场上1只怪兽除外", "location": "set",
                      "target": "any_monster", "conditions": {"during": ["damage_step"]},
                      "resolution": [{"op": "banish", "what": "target"}]}]}),
+    CardSpec.model_validate({
+        "id": "fuzz_twin_strike", "name_ja": "双撃の罠", "name_zh": "双击陷阱（测试卡）", "type": "trap",
+        "seeds": "000 ●バトルフェイズ【２】例 CHAIN1发动「破壊輪」，选择「甲虫装甲騎士」 (targets with the activation)",
+        "effects": [{"kind": "normal_trap", "label": "以场上最多2只怪兽为对象，那些怪兽破坏", "location": "set",
+                     "target": "any_monster", "target_count": {"up_to": 2},
+                     "resolution": [{"op": "destroy", "what": "target"}]}]}),
+    CardSpec.model_validate({
+        "id": "fuzz_twin_summoner", "name_ja": "双撃の召喚士", "name_zh": "双击召唤师（测试卡）", "type": "monster",
+        "atk": 1000, "def": 1000, "level": 4,
+        "seeds": "000 卡／效果发动的优先顺序 ３回合玩家的任意发动的诱发效果 (targets with the activation)",
+        "effects": [{"kind": "trigger", "label": "这张卡召唤成功时，以场上最多2只怪兽为对象，那些怪兽除外",
+                     "location": "field", "events": ["normal_summoned"], "subject": "this_card",
+                     "target": "any_monster", "target_count": {"up_to": 2},
+                     "resolution": [{"op": "banish", "what": "target"}]}]}),
 )
 """Cards the fuzzer adds to the library: a trap that ends the Battle Phase (004 ●『战斗阶段结束』…),
-which no card of the seeds' examples does, so an attack can be ended by it; and a counter trap
+which no card of the seeds' examples does, so an attack can be ended by it; a counter trap
 that banishes a monster during the Damage Step only, which the Damage Step allows, so a battler
-can leave the field before damage calculation (004 ●未进行伤害计算的战斗不视为『进行战斗』)."""
+can leave the field before damage calculation (004 ●未进行伤害计算的战斗不视为『进行战斗』); and two
+cards taking several targets, chosen one at a time (:mod:`ygo_fsm.multi_target`) — a trap (up to
+2, in a chain) and a monster's trigger (up to 2, in a timing window)."""
 
 _ATTACKERS = ("beetle_armor_knight", "sapphire_dragon", "spirit_dragon", "killer_snake", "dol_dora",
               "total_defense_shogun", "cyber_dragon", "rogue_mercenaries", "sage_chiron")
 _ATTACKER_SET = ("ring_of_destruction", "ring_of_destruction", "my_body_as_a_shield", "fuzz_battle_ender",
                  "fuzz_banisher", "zero_gravity", "seven_tools_of_the_bandit", "call_of_the_haunted")
 _DEFENDER_SET = ("call_of_the_haunted", "call_of_the_haunted", "mirror_force", "sakuretsu_armor", "fuzz_battle_ender",
-                 "fuzz_banisher",
+                 "fuzz_banisher", "fuzz_twin_strike",
                  "holy_javelin", "ring_of_destruction", "zero_gravity")
 _BATTLE_HAND = ("dimension_magic", "rush_recklessly", "cyclone")
 _PHASE_FIELD = ("snatch_steal", "messenger_of_peace", "toll", "silver_screen_mirror_wall", "jougen")
@@ -248,6 +264,7 @@ def random_setup(rng: random.Random, scene: str = "random") -> dict[str, Any]:
                 for _ in range(rng.randint(1, 3)):
                     put(rng.choice(monsters), "hand")
                 put("cyber_dragon", "hand")
+                put("fuzz_twin_summoner", "hand")  # a trigger taking several targets
                 for _ in range(rng.randint(0, 2)):
                     put(rng.choice(monsters), "monster")
             else:

@@ -26,7 +26,6 @@ from . import cards, grants, vocabulary
 from .cards import SPELL_SPEED, Cause, Duration, EffectKind, Event, Location, Op, Origin, Subject, Target, Timing
 
 LIMITS = (
-    "Several targets: an effect chooses at most one target (no \"up to N\" / \"exactly N\" targets).",
     "Conjunctions between operations (\"and if you do\", \"then\", \"also\"): a resolution is a list run "
     "in order; an operation that did nothing does not stop the next one.",
     "Choices made on resolution (\"choose 1 monster from your Deck\"): the first matching card is taken.",
@@ -209,9 +208,11 @@ def reference_page() -> str:
         "",
         "### Several targets (`target_count:`)",
         "",
-        "Every target is chosen on activation; an option names them joined by `+` "
-        "(`twin_strike>plain_dragon+plain_beast`); the integer action space (one target slot per index) "
-        "cannot encode such options (`ActionEncodingError`).",
+        "Every target is chosen on activation, before anyone may respond, one at a time: the activation "
+        "names the first (`activate twin_strike>plain_dragon`), then the chain waits in `declaring_targets` "
+        "while the player adds the others (`add_target plain_beast`) and, for `up_to`, may stop once one "
+        "is chosen (`stop_targeting`). No option list grows with the ways to pick a set, and every "
+        "choice has an integer index.",
         "",
         *_model_table(cards.TargetCount),
         "",

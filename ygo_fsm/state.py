@@ -328,6 +328,9 @@ class Link:
     """Its targets after the first, for an effect with ``target_count:`` (all chosen on activation)."""
     more_target_identities: tuple[str, ...] = ()
     """Their field identities when chosen ("" for a card off the field)."""
+    declaring_targets: bool = False
+    """Its player is still choosing its targets, one at a time (``target_count:``; nobody may
+    respond until they are declared: :mod:`ygo_fsm.multi_target`)."""
     source_identity: str = ""
     """The activating monster's field identity when it was activated on the field: "this card" in
     its resolution is that monster only, not a new one after it left and came back."""
