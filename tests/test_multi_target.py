@@ -177,3 +177,20 @@ def test_an_add_target_index_names_a_card() -> None:
     with pytest.raises(IllegalActionError):
         duel.apply_index(KIND_BASE["add_target"] + NO_TARGET)
     assert duel.to_json() == before
+
+
+def test_both_players_see_every_target_of_a_link() -> None:
+    """The targets are declared (public): a player's observation of the chain names all of them,
+    a face-down target by its place only."""
+    setup = Setup.model_validate({"profile": "modern", "turn": 3, "phase": "main_phase_1", "players": {
+        "A": {"hand": 0, "cards": [{"card": "sage_chiron", "zone": "monster"},
+                                   {"card": "beetle_armor_knight", "zone": "monster", "position": "defence",
+                                    "face_up": False}]},
+        "B": {"hand": 0, "cards": [{"card": "volley", "zone": "spell_trap"}]}}})
+    duel = judge_duel(setup, library=LIBRARY)
+    duel.apply("pass")
+    duel.apply("activate volley>sage_chiron")
+    duel.apply("add_target beetle_armor_knight")
+    for viewer, second in (("A", "beetle_armor_knight"), ("B", "A.monster.2")):
+        link = duel.observation(viewer).chain[0]
+        assert (link.target, link.more_targets) == ("sage_chiron", (second,))

@@ -430,6 +430,8 @@ class ChainLinkView:
     target: str | None
     """The target's uid, or its place (``B.spell_trap.1``) when the viewer may not know it."""
     negated: bool
+    more_targets: tuple[str, ...] = ()
+    """Its other targets, named as ``target`` is, for an effect taking several (``target_count:``)."""
 
 
 @dataclass(frozen=True)
@@ -514,7 +516,8 @@ def observe(game: GameState, player: str) -> Observation:
         return found.ref if found is not None else uid
 
     chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid),
-                                link.name, link.spell_speed, ref(link.target), link.negated) for link in game.chain)
+                                link.name, link.spell_speed, ref(link.target), link.negated,
+                                tuple(ref(uid) or uid for uid in link.more_targets)) for link in game.chain)
     attack = game.attack
     target = None if attack is None else ("direct" if attack.direct else ref(attack.target))
     attacker = ref(attack.attacker) if attack is not None else None
