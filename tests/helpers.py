@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ygo_fsm import Duel, Setup
+from ygo_fsm.actions import NUM_DISTINCT_ACTIONS, decode
 from ygo_fsm.cards import CardSpec
 from ygo_fsm.game import card_id_uids
 
@@ -55,3 +56,21 @@ def pass_to(duel: Duel, path: str, limit: int = 60) -> None:
             return
         duel.apply("pass")
     raise AssertionError(f"{path} not reached; now {duel.state}")
+
+
+def check_action_encoding(duel: Duel) -> set[str]:
+    """Assert the integer action space is a bijection on ``duel``'s legal actions, that the mask
+    matches them and that each index decodes, prints and parses back to its action; returns the
+    kinds of the legal actions."""
+    legal = duel.legal_actions()
+    indices = duel.legal_action_indices()
+    assert len(set(indices)) == len(legal)  # no two legal actions share an index
+    mask = duel.legal_action_mask()
+    assert len(mask) == NUM_DISTINCT_ACTIONS == Duel.num_distinct_actions
+    assert {i for i, flag in enumerate(mask) if flag} == set(indices)
+    judged = duel.legal_actions(judge=True)  # the same actions, every card named by its uid
+    for action, judge, index in zip(legal, judged, indices, strict=True):
+        assert decode(duel.game, action.player, index) == (judge.name, judge.choice)
+        assert duel.action_to_string(index) == str(action)  # as the acting player is shown it
+        assert duel.string_to_action(str(action)) == index == duel.string_to_action(str(judge))
+    return {action.name for action in legal}

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import judge_duel
+from helpers import check_action_encoding, judge_duel
 
 from ygo_fsm import Duel, IllegalActionError
 from ygo_fsm.actions import KIND_BASE, NUM_DISTINCT_ACTIONS, decode
@@ -38,18 +38,7 @@ def _random_states(seed: int, steps: int) -> list[Duel]:
 def test_encoding_is_a_bijection_on_legal_actions_and_the_mask_matches(seed: int) -> None:
     kinds_seen: set[str] = set()
     for duel in _random_states(seed, 600):
-        legal = duel.legal_actions()
-        indices = duel.legal_action_indices()
-        assert len(set(indices)) == len(legal)  # no two legal actions share an index
-        mask = duel.legal_action_mask()
-        assert len(mask) == NUM_DISTINCT_ACTIONS == Duel.num_distinct_actions
-        assert {i for i, flag in enumerate(mask) if flag} == set(indices)
-        judged = duel.legal_actions(judge=True)  # the same actions, every card named by its uid
-        for action, judge, index in zip(legal, judged, indices, strict=True):
-            assert decode(duel.game, action.player, index) == (judge.name, judge.choice)
-            assert duel.action_to_string(index) == str(action)  # as the acting player is shown it
-            assert duel.string_to_action(str(action)) == index == duel.string_to_action(str(judge))
-            kinds_seen.add(action.name)
+        kinds_seen |= check_action_encoding(duel)
     assert {"pass", "activate", "normal_summon", "declare_attack"} <= kinds_seen
 
 

@@ -6,8 +6,10 @@ state, and only then may anyone respond (000 ●バトルフェイズ【２】�
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from helpers import judge_duel, legal
+from helpers import check_action_encoding, judge_duel, legal
 
 from ygo_fsm import Duel, Setup
 from ygo_fsm.actions import KIND_BASE, NO_TARGET, ActionEncodingError, decode
@@ -194,3 +196,19 @@ def test_both_players_see_every_target_of_a_link() -> None:
     for viewer, second in (("A", "beetle_armor_knight"), ("B", "A.monster.2")):
         link = duel.observation(viewer).chain[0]
         assert (link.target, link.more_targets) == ("sage_chiron", (second,))
+
+
+@pytest.mark.parametrize("seed", [1])
+def test_the_encoding_is_a_bijection_while_targets_are_chosen(seed: int) -> None:
+    """Random duels with cards taking several targets (a trap up to 3, a trap exactly 2, a trigger
+    up to 2): in every state the indices are a bijection on the legal actions, targets included."""
+    deck = ["volley"] * 8 + ["pair_exile"] * 6 + ["twin_summoner"] * 10 + ["sage_chiron"] * 8 + ["cyclone"] * 8
+    duel = Duel.new_game(deck, deck, seed=seed, library=LIBRARY)
+    choose = random.Random(seed).choice
+    kinds: set[str] = set()
+    for _ in range(500):
+        if duel.is_over:
+            break
+        kinds |= check_action_encoding(duel)
+        duel.apply(choose(duel.legal_actions()))
+    assert {"add_target", "stop_targeting"} <= kinds
