@@ -212,3 +212,16 @@ def test_the_encoding_is_a_bijection_while_targets_are_chosen(seed: int) -> None
         kinds |= check_action_encoding(duel)
         duel.apply(choose(duel.legal_actions()))
     assert {"add_target", "stop_targeting"} <= kinds
+
+
+def test_a_refused_target_says_why() -> None:
+    """PR17 (targets): a card already chosen cannot be chosen again, and a card the effect cannot
+    target is not one — the refusal says which, and changes nothing."""
+    duel = _duel()
+    duel.apply("activate volley>sage_chiron")
+    before = duel.to_json()
+    with pytest.raises(IllegalActionError, match="already a target of CHAIN1"):
+        duel.apply("add_target sage_chiron")
+    with pytest.raises(IllegalActionError, match="does not fit the target of CHAIN1"):
+        duel.apply("add_target cyclone")
+    assert duel.to_json() == before

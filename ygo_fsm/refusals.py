@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from . import multi_target
 from .cards import SPELL_KINDS, TRAP_KINDS, EffectKind, EffectSpec, Location
 from .continuous import special_summons_forbidden
 from .effects import (
@@ -61,6 +62,7 @@ NORMAL_SUMMON = "000 【怪兽通常***…】２ 等级5以上的怪兽通常***
 FLIP = "000 反转***：回合主动把里侧守备表示的怪兽的表示形式改变为表侧攻击表示; 002 ●主要阶段1 「反转召唤」"
 POSITION = "002 ●主要阶段1【场上怪兽的表示形式变更】"
 TARGET = "002 ●战斗阶段【攻击宣言・选择对象】"
+TARGETS = "PR17 (targets: each card is chosen once, among those that fit the effect)"
 
 _PLACE = re.compile(r"^([AB])\.([a-z_]+)\.([0-9]+)$")
 _EFFECT_ACTIONS = ("activate", "respond", "process")
@@ -199,6 +201,8 @@ def card_reason(game: GameState, name: str, choice: str, player: str) -> str | N
     found = game.find(uid)
     if name == "choose_target":
         return _target_reason(game, uid, found, hidden)
+    if name == "add_target":
+        return _further_target_reason(game, found, hidden)
     if found is None:
         return f"no card {choice!r} in this duel"
     owner, zone, card = found
@@ -280,6 +284,18 @@ def _target_reason(game: GameState, uid: str, found: tuple[str, Zone, CardInstan
             return f"{game.opponent} controls no monster: the attack is direct [{TARGET}]"
         return f"{uid!r} is not one of {game.opponent}'s monsters [{TARGET}]"
     return None
+
+
+def _further_target_reason(game: GameState, found: tuple[str, Zone, CardInstance] | None,
+                           hidden: dict[str, Hidden]) -> str | None:
+    """Why a card cannot be added to the targets of the effect being activated."""
+    link = game.chain[-1] if game.chain else None
+    if link is None or found is None:
+        return None
+    shown = _named(found[2], hidden)
+    if found[2].uid in multi_target.chosen(link):
+        return f"{shown} is already a target of CHAIN{link.number}「{link.name}」 [{TARGETS}]"
+    return f"{shown} does not fit the target of CHAIN{link.number}「{link.name}」 [{TARGETS}]"
 
 
 def _effect_reason(game: GameState, name: str, uid: str, index: int, target: str | None, player: str,
