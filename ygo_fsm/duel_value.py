@@ -10,7 +10,7 @@ from typing import Any, Self
 from .cards import CardSpec, default_library
 from .engine import Rulebook, default_rulebook
 from .errors import StateFormatError
-from .runtime import RECORD_FIELDS, Action, DuelRuntime, auto_pass_players
+from .runtime import Action, DuelRuntime, auto_pass_players
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
 
 __all__ = ["DuelValue"]
@@ -94,7 +94,7 @@ class DuelValue(DuelRuntime):
         duel.resolutions = list(document.resolutions)
         if document.trace is not None and trace:
             duel._trace = list(document.trace)
-            duel._records = [tuple(getattr(record, name) for name in RECORD_FIELDS) for record in document.trace]
+            duel._records = [()] * len(document.trace)  # validated already: the rows are not read again
         duel._check_settled()
         if duel.auto_pass:
             duel._settle()  # a loaded duel may wait on a pass the duel now takes itself

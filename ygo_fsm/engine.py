@@ -147,6 +147,8 @@ class CompiledTransition:
     """The profile it is scoped to (its spec's ``profile``), looked up once."""
     enters: tuple[tuple[str, str], ...] = ()
     """The machines entering its destination starts, outermost first: (machine id, initial state)."""
+    record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")
+    """What every trace record of it says the same: (machine id, source, dest, event, transition id, rule)."""
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -277,6 +279,7 @@ class Rulebook:
                     moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
                     profile=t.profile,
                     enters=self._enters(spec.id, t.dest),
+                    record_head=(spec.id, t.source, t.dest, t.event, t.id, t.rule),
                 )
             )
         self.machines[spec.id] = machine

@@ -5,9 +5,9 @@ player who must act, settling, and the trace records — :class:`DuelRuntime`, t
 The options of a state are enumerated once and kept until the next transition; what the rules
 compute about a state that holds still (a player's effects, pending phase effects) is kept in
 the game's ``scans`` while options are enumerated, and a player's effects (``card_scans``) across
-transitions that move no card. A trace record is kept as a plain row (the players' views as
-what masking reads of the game then, :func:`~ygo_fsm.views.sight`) and validated when the trace
-is read.
+transitions that move no card. A trace record is kept as a flat row (what every record of its
+transition says the same shared, ``CompiledTransition.record_head``; the players' views as what
+masking reads of the game then, :func:`~ygo_fsm.views.sight`) and validated when the trace is read.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import Any
 
 from .cards import CardSpec
 from .engine import CompiledTransition, Rulebook
@@ -85,7 +86,7 @@ def _guard_text(spec: TransitionSpec) -> str:
 RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
                  "actor", "priority", "chain", "rule", "state", "choice", "detail", "auto_pass", "lp", "hand",
                  "views")
-"""The :class:`~ygo_fsm.trace.TraceRecord` fields, in the order of a kept record's row."""
+"""The :class:`~ygo_fsm.trace.TraceRecord` fields."""
 Option = tuple[str, int, CompiledTransition, Choice | None]
 """One option of the player who must act: (player, frame level, transition, its choice or ``None``)."""
 
@@ -121,7 +122,7 @@ class DuelRuntime:
         self.keeps_trace = keeps_trace
         """Whether a record is kept of every transition taken (``Duel(trace=False)`` keeps none)."""
         self._history: list[Action] = []
-        self._records: list[tuple[object, ...]] = []
+        self._records: list[tuple[Any, ...]] = []
         self._trace: list[TraceRecord] = []
         self._option_cache: list[Option] | None = None
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
@@ -242,14 +243,16 @@ class DuelRuntime:
                                     "with one: Duel.replay(duel.setup, duel.history)")
         trace = self._trace
         for row in self._records[len(trace):]:
-            fields = dict(zip(RECORD_FIELDS, row, strict=True))
-            lp, hand, seen = row[-3:]
-            if isinstance(lp, tuple) and isinstance(hand, tuple):  # as _take keeps them
-                fields["lp"] = dict(zip(PLAYERS, lp, strict=True))
-                fields["hand"] = dict(zip(PLAYERS, hand, strict=True))
-            if isinstance(seen, Sight):
-                fields["views"] = record_views(seen, fields["choice"], fields["detail"])  # type: ignore[arg-type]
-            trace.append(TraceRecord.model_validate(fields))
+            (seq, turn, turn_player, head, actor, holder, chain, state, choice, detail, auto,
+             lp_a, lp_b, hand_a, hand_b, seen) = row
+            machine, source, dest, event, transition, rule = head
+            trace.append(TraceRecord.model_validate({
+                "seq": seq, "turn": turn, "turn_player": turn_player, "machine": machine, "source": source,
+                "dest": dest, "event": event, "transition": transition, "actor": actor, "priority": holder,
+                "chain": chain, "rule": rule, "state": state, "choice": choice, "detail": detail,
+                "auto_pass": auto, "lp": {"A": lp_a, "B": lp_b}, "hand": {"A": hand_a, "B": hand_b},
+                "views": record_views(seen, choice, detail) if isinstance(seen, Sight) else (),
+            }))
         return tuple(trace)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
@@ -339,7 +342,6 @@ class DuelRuntime:
         game = self.game
         frames = game.frames
         frame = frames[level]
-        spec = transition.spec
         game.narration = []
         game.scans = None  # the transition changes the game
         if transition.moves_cards:
@@ -366,13 +368,14 @@ class DuelRuntime:
             return
         a, b = players["A"], players["B"]
         narration = game.narration
+        choice = game.choice
+        # one flat row, validated into a TraceRecord when the trace is read (:attr:`trace`)
         self._records.append((
-            seq, game.turn, game.turn_player, frame.machine, spec.source, spec.dest, spec.event,
-            spec.id, actor, priority_holder(game), self._chain_snapshot() if game.chain else (), spec.rule,
-            ".".join(map(_STATE_OF, frames)), game.choice, tuple(narration) if narration else (), auto,
-            (a.lp, b.lp), (a.hand, b.hand),
-            # the players' views are worked out from this when the trace is read (:attr:`trace`)
-            sight(game) if game.choice is not None or narration else (),
+            seq, game.turn, game.turn_player, transition.record_head, actor, priority_holder(game),
+            self._chain_snapshot() if game.chain else (), ".".join(map(_STATE_OF, frames)), choice,
+            tuple(narration) if narration else (), auto, a.lp, b.lp, a.hand, b.hand,
+            # the players' views are worked out from this when the trace is read
+            sight(game) if choice is not None or narration else (),
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
