@@ -25,7 +25,7 @@ Activation, chains and windows are :mod:`ygo_fsm.chain`; what resolutions do is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from . import durations, legality, multi_target, subjects, targeting
 from .cards import (
@@ -370,6 +370,36 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
     return found
 
 
+_EffectInPlay = tuple[Zone, CardInstance, int, EffectSpec]
+
+_SORTS: dict[str, Callable[[EffectSpec], bool]] = {
+    "open_state": lambda effect: effect.starts_chain_link,
+    "phase": lambda effect: effect.phase is not None,
+    "trigger": lambda effect: effect.is_trigger_like and effect.phase is None and bool(effect.events),
+    "response": lambda effect: effect.phase is None and not effect.is_trigger_like,
+    "chain1": lambda effect: effect.phase is None and not effect.is_trigger_like and effect.starts_chain_link,
+}
+"""Sorts of effects by what their card data says (never by the game): each chooser below reads only
+its sort (a trigger, a phase effect …) and skips the rest before looking at the game."""
+
+
+def effects_of_sort(game: GameState, player: str, sort: str) -> list[_EffectInPlay]:
+    """The effects of :func:`effects_of` of one sort of :data:`_SORTS`, in the same order: the
+    choosers return at once for a player with none (kept in ``game.card_scans`` beside
+    :func:`effects_of`'s list, of which it is a fixed filter, so it holds exactly as long)."""
+    scans = game.card_scans
+    key = f"{sort}:{player}"
+    if scans is not None:
+        cached = scans.get(key)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+    keep = _SORTS[sort]
+    found = [entry for entry in effects_of(game, player) if keep(entry[3])]
+    if scans is not None:
+        scans[key] = found
+    return found
+
+
 def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
     choices = []
     for card, index, effect in candidates:
@@ -386,9 +416,13 @@ def _phase_effect_pending(game: GameState, card: CardInstance, index: int, effec
 
 def open_state_activations(game: GameState, player: str) -> list[Choice]:
     """What ``player`` may activate with priority in an open game state (empty chain)."""
+    found = effects_of_sort(game, player, "open_state")
+    if not found:
+        return []
+
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if not effect.starts_chain_link or not conditions_hold(game, player, zone, card, effect):
+        for zone, card, index, effect in found:
+            if not conditions_hold(game, player, zone, card, effect):
                 continue
             if effect.phase is not None:
                 if _phase_effect_pending(game, card, index, effect):
@@ -423,13 +457,16 @@ def expiring_now(game: GameState, player: str) -> list[tuple[int, Expiry]]:
 def phase_processing(game: GameState, player: str) -> list[Choice]:
     """Phase effects handled without a chain link that ``player`` may process now, and the
     『…为止』 effects ending now (``until_<monster uid>``)."""
+    phase_effects = effects_of_sort(game, player, "phase")
+    if not phase_effects and not game.expiring:
+        return []
     choices = []
     seen: dict[str, int] = {}
     for _, expiry in expiring_now(game, player):
         seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
         suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
         choices.append(Choice(f"until_{expiry.uid}{suffix}", f"「{expiry.source}」的效果结束"))
-    for zone, card, index, effect in effects_of(game, player):
+    for zone, card, index, effect in phase_effects:
         if (effect.kind is EffectKind.processing and _phase_effect_pending(game, card, index, effect)
                 and conditions_hold(game, player, zone, card, effect)):
             if effect.maintenance:
@@ -463,10 +500,10 @@ def pending_phase_effects(game: GameState, player: str) -> bool:
     key = ("pending_phase_effects", player)
     if scans is not None and key in scans:
         return bool(scans[key])
-    pending = bool(expiring_now(game, player)) or any(
-        effect.phase is not None and effect.mandatory and _phase_effect_pending(game, card, index, effect)
+    pending = bool(game.expiring and expiring_now(game, player)) or any(
+        effect.mandatory and _phase_effect_pending(game, card, index, effect)
         and conditions_hold(game, player, zone, card, effect)
-        for zone, card, index, effect in effects_of(game, player))
+        for zone, card, index, effect in effects_of_sort(game, player, "phase"))
     if scans is not None:
         scans[key] = pending
     return pending
@@ -482,12 +519,15 @@ def chain_responses(game: GameState, player: str) -> list[Choice]:
     """Effects ``player`` may chain to the newest link (spell speed 2+, not below it)."""
     if not game.chain:
         return []
+    found = effects_of_sort(game, player, "response")
+    if not found:
+        return []
     floor = max(2, game.chain[-1].spell_speed)
     happened = subjects.occurrences_now(game)
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
+        for zone, card, index, effect in found:
+            if (effect.spell_speed < floor
                     or (effect.events and not any(subjects.answers(effect, player, card, o) for o in happened))
                     or not damage_step_allows(game, effect)):
                 continue
@@ -500,13 +540,15 @@ def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> lis
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
     effect where allowed (only with ``ignition``), then spell speed 2+ (no-timing cards not in
     restricted windows)."""
+    found = effects_of_sort(game, player, "chain1")
+    if not found:
+        return []
     window = game.window
     happened = window.events if window is not None else []
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if (effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link
-                    or not damage_step_allows(game, effect)):
+        for zone, card, index, effect in found:
+            if not damage_step_allows(game, effect):
                 continue
             if effect.kind is EffectKind.ignition:
                 allowed = (ignition and window is not None and window.ignition_allowed
