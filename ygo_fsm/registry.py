@@ -35,9 +35,11 @@ def callback(func: Callback) -> Callback:
 
 
 CARDS_STAY: set[str] = set()
-"""Callbacks that move no card and change no effect's standing (they open or close a timing
-window): what the runtime keeps of a player's effects (``GameState.card_scans``) holds across
-a transition that runs only these."""
+"""Callbacks that move no card from one zone to another and change no effect's standing (no
+negation starts or ends): they open or close a timing window, declare a summon or an attack, turn
+a monster's position or face, count a Battle Phase. What the runtime keeps of a player's effects
+(``GameState.card_scans``) holds across a transition that runs only these; a test plays random
+duels and checks that none of them changes a zone's cards or the negations."""
 
 
 def cards_stay(func: Callback) -> Callback:
