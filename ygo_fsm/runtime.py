@@ -340,12 +340,14 @@ class DuelRuntime:
         frames = game.frames
         frame = frames[level]
         spec = transition.spec
-        game.narration = []
+        if game.narration:
+            game.narration = []  # the lines of the transition before (kept in its record)
         game.scans = None  # the transition changes the game
-        if transition.moves_cards:
+        moves_cards = transition.moves_cards
+        if moves_cards:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
-        if transition.moves_cards and not game.is_over and destroy_unequipped(game):
+        if moves_cards and not game.is_over and destroy_unequipped(game):
             game.card_scans = None  # an Equip Card equipped to nothing was destroyed at once (the rules)
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Literal
 
 from .cards import CardSpec, Event, SpecialSummonCost
@@ -457,6 +458,9 @@ class Frame:
         return f"Frame({self.machine}:{self.state})"
 
 
+_ZONE_ITEMS = tuple(ZONE_ATTRIBUTES.items())
+_UID = attrgetter("uid")
+
 _UNSET = object()
 """Marks the cached priority holder as not computed since the last change."""
 
@@ -588,12 +592,15 @@ class GameState:
         return self.state_specs[(frame.machine, frame.state)]
 
     def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
-        """The player, zone and instance of the named card ``uid``."""
+        """The player, zone and instance of the named card ``uid`` (each zone's uids are compared
+        at once; the card is looked for only in the zone that holds it)."""
         for player, state in self.players.items():
-            for zone, attribute in ZONE_ATTRIBUTES.items():
-                for card in getattr(state, attribute):
-                    if card.uid == uid:
-                        return player, zone, card
+            for zone, attribute in _ZONE_ITEMS:
+                cards = getattr(state, attribute)
+                if cards and uid in map(_UID, cards):
+                    for card in cards:
+                        if card.uid == uid:
+                            return player, zone, card
         return None
 
     def normal_draw_due(self) -> bool:

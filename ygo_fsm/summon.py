@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CardSpec, EffectKind, Event, SpecialSummonCost
+from .cards import CardSpec, CardType, EffectKind, Event, SpecialSummonCost
 from .continuous import special_summons_forbidden
 from .effects import find
 from .events import emit
@@ -43,7 +43,7 @@ def tributes_for(card: CardInstance) -> int:
 
 def _hand_monsters(game: GameState) -> list[CardInstance]:
     player = game.players[game.turn_player]
-    return [c for c in player.hand_cards if c.card is not None and c.card.type.value == "monster"
+    return [c for c in player.hand_cards if c.card is not None and c.card.type == CardType.monster
             and not c.card.special_summon_only]
 
 
@@ -52,7 +52,7 @@ def normal_summonable(game: GameState) -> list[Choice]:
     and a free monster zone once they are tributed."""
     available = len(game.players[game.turn_player].monsters)
     return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(game)
-            if tributes_for(c) <= available and available - tributes_for(c) < MONSTER_ZONES]
+            for tributes in (tributes_for(c),) if tributes <= available and available - tributes < MONSTER_ZONES]
 
 
 def flip_summonable(game: GameState) -> list[Choice]:
@@ -85,6 +85,8 @@ def special_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
     player, opponent = game.players[game.turn_player], game.players[game.opponent]
     choices: list[Choice] = []
+    if not any(card.card is not None and card.card.special_summon_procedure for card in player.hand_cards):
+        return choices  # no monster in the hand has a procedure of its own
     if special_summons_forbidden(game):
         return choices
     for card in player.hand_cards:
@@ -244,10 +246,13 @@ def change_position(game: GameState, uid: str) -> None:
 
 
 
+_SPELL_TRAP_TYPES = (CardType.spell, CardType.trap)
+
+
 def settable_spell_traps(game: GameState) -> list[Choice]:
     player = game.players[game.turn_player]
     return [Choice(c.uid, f"「{c.name}」") for c in player.hand_cards
-            if c.card is not None and c.card.type.value in ("spell", "trap")
+            if c.card is not None and c.card.type in _SPELL_TRAP_TYPES
             and (is_field_spell(c) or len(player.spell_traps) < SPELL_TRAP_ZONES)]
 
 
