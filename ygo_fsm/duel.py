@@ -24,7 +24,7 @@ from .errors import IllegalActionError, TraceFormatError
 from .game import PLAYERS, Profile, Setup
 from .placing import initial_game
 from .refusals import why_not
-from .runtime import PASS, SETTLE_ROUNDS, Action, Option, auto_pass_players, settle_limit
+from .runtime import PASS, SETTLE_ROUNDS, Action, Option, auto_pass_players, offered_action, settle_limit
 from .state import Frame, GameState
 from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
 from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mask_key, mask_label, observe
@@ -116,7 +116,7 @@ class Duel(DuelValue):
         """
         options = self._options()
         if judge or all(c is None for _, _, _, c in options):
-            return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
+            return [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
         cached = self._view_cache
         if cached is not None and cached[0] is options:
@@ -125,11 +125,11 @@ class Duel(DuelValue):
         actions: list[Action] = []
         for player, _, transition, option in options:
             if option is None:
-                actions.append(Action(transition.spec.event, player))
+                actions.append(offered_action(transition.spec.event, player))
                 continue
             key = mask_key(option.key, hidden)
             label = option.label if key == option.key else mask_label(option.label, option.key, hidden)
-            actions.append(Action(transition.spec.event, player, key, label))
+            actions.append(offered_action(transition.spec.event, player, key, label))
         self._view_cache = (options, tuple(actions))
         return actions
 

@@ -29,7 +29,7 @@ from .trace import Refusal, TraceRecord
 from .views import Sight, record_views, sight
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
-           "settle_limit"]
+           "offered_action", "settle_limit"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,22 @@ class Action:
         """``"activate cyclone"`` → (``"activate"``, ``"cyclone"``)."""
         name, _, choice = text.strip().partition(" ")
         return name, (choice.strip() or None)
+
+
+_ACTIONS: dict[tuple[str, str, str | None, str], Action] = {}
+_ACTIONS_LIMIT = 8192
+
+
+def offered_action(name: str, player: str, choice: str | None = None, label: str = "") -> Action:
+    """``Action(name, player, choice, label)``. Actions are values, so one is made per event,
+    player, option and label and given again (a bounded table, emptied when full)."""
+    key = (name, player, choice, label)
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= _ACTIONS_LIMIT:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = Action(name, player, choice, label)
+    return found
 
 
 PASS = "pass"

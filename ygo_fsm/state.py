@@ -370,6 +370,22 @@ class Choice:
     label: str
 
 
+_CARD_CHOICES: dict[tuple[str, str], Choice] = {}
+_CARD_CHOICES_LIMIT = 4096
+
+
+def card_choice(card: CardInstance) -> Choice:
+    """The option naming ``card`` by its uid, labelled 「its name」. Options are values, so one is
+    made per uid and name and given again (a bounded table, emptied when full)."""
+    key = (card.uid, card.name)
+    found = _CARD_CHOICES.get(key)
+    if found is None:
+        if len(_CARD_CHOICES) >= _CARD_CHOICES_LIMIT:
+            _CARD_CHOICES.clear()
+        found = _CARD_CHOICES[key] = Choice(card.uid, f"「{card.name}」")
+    return found
+
+
 # --- the attack and the summon in progress ---------------------------------------------
 
 
