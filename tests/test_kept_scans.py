@@ -1,5 +1,6 @@
 """What the runtime keeps of a player's effects between transitions (``GameState.card_scans``:
-:func:`ygo_fsm.effects.effects_of` and its sorts) is always what a fresh scan of the cards finds:
+:func:`ygo_fsm.effects.effects_of` and its sorts; the effects of a zone's cards, looked up by those
+cards) is always what a fresh scan of the cards finds:
 a transition that runs only callbacks of ``CARDS_STAY`` moves no card and changes no negation, and
 every other one drops what was kept. Checked after every transition of random full duels."""
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import play_randomly
 
-from ygo_fsm import Duel, runtime
+from ygo_fsm import Duel, effects, runtime
 from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
 from ygo_fsm.effects import _SORTS, effects_of, effects_of_sort
 from ygo_fsm.game import PLAYERS
@@ -24,11 +25,14 @@ def _scan(entries: list[Any]) -> list[tuple[str, str, int]]:
 
 
 def _fresh(game: GameState, player: str, sort: str | None) -> list[tuple[str, str, int]]:
+    """A scan of the cards as they are now: nothing kept in the game, no zone's effects looked up."""
     kept, game.card_scans = game.card_scans, None
+    zones, effects._ZONE_EFFECTS = effects._ZONE_EFFECTS, {}
     try:
         return _scan(effects_of(game, player) if sort is None else effects_of_sort(game, player, sort))
     finally:
         game.card_scans = kept
+        effects._ZONE_EFFECTS = zones
 
 
 def _cards(game: GameState) -> list[tuple[str, str, tuple[str, ...]]]:

@@ -25,7 +25,7 @@ Activation, chains and windows are :mod:`ygo_fsm.chain`; what resolutions do is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from . import durations, legality, multi_target, subjects, targeting
 from .cards import (
@@ -342,6 +342,9 @@ def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec],
     return entry[1]
 
 
+_EffectInPlay = tuple[Zone, CardInstance, int, EffectSpec]
+
+
 def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
     """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
     (kept in ``game.card_scans`` while no card moves)."""
@@ -354,23 +357,48 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
     negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
     found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
     for zone, attribute in _EFFECT_ZONES:
-        table = _USABLE[zone]
-        for card in getattr(state, attribute):
-            spec = card.card
-            if spec is None or not spec.effects:
-                continue
-            if negated and card.uid in negated and zone is Zone.monster and spec.type is CardType.monster:
-                continue  # its effects are negated
-            entry = table.get(id(spec))
-            usable = entry[1] if entry is not None and entry[0] is spec else _usable_effects(spec, zone)
-            for index, effect in usable:
-                found.append((zone, card, index, effect))
+        cards = getattr(state, attribute)
+        if not cards:
+            continue
+        if negated and zone is Zone.monster:
+            found += _zone_effects(zone, cards, negated)
+            continue
+        key = (zone, tuple(cards))
+        entries = _ZONE_EFFECTS.get(key)
+        if entries is None:
+            if len(_ZONE_EFFECTS) >= _ZONE_EFFECTS_LIMIT:
+                _ZONE_EFFECTS.clear()
+            entries = _ZONE_EFFECTS[key] = tuple(_zone_effects(zone, cards, ()))
+        found += entries
     if scans is not None:
         scans[player] = found
     return found
 
 
-_EffectInPlay = tuple[Zone, CardInstance, int, EffectSpec]
+_ZONE_EFFECTS: dict[tuple[Zone, tuple[CardInstance, ...]], tuple[_EffectInPlay, ...]] = {}
+""":func:`_zone_effects` of a zone holding these very cards in this order, with no negation: a card
+keeps its library card, so the same cards give the same effects (a bounded table, emptied when full;
+it holds the cards themselves, so an entry never stands for other cards)."""
+_ZONE_EFFECTS_LIMIT = 4096
+
+
+def _zone_effects(zone: Zone, cards: list[CardInstance], negated: Collection[str]) -> list[_EffectInPlay]:
+    """The usable effects of ``cards`` in ``zone``, card by card; a monster whose uid is in
+    ``negated`` has none (its effects are negated)."""
+    table = _USABLE[zone]
+    found: list[_EffectInPlay] = []
+    for card in cards:
+        spec = card.card
+        if spec is None or not spec.effects:
+            continue
+        if negated and card.uid in negated and zone is Zone.monster and spec.type is CardType.monster:
+            continue  # its effects are negated
+        entry = table.get(id(spec))
+        usable = entry[1] if entry is not None and entry[0] is spec else _usable_effects(spec, zone)
+        for index, effect in usable:
+            found.append((zone, card, index, effect))
+    return found
+
 
 _SORTS: dict[str, Callable[[EffectSpec], bool]] = {
     "open_state": lambda effect: effect.starts_chain_link,
