@@ -401,7 +401,8 @@ def _zone_effects(zone: Zone, cards: list[CardInstance], negated: Collection[str
 
 
 _SORTS: dict[str, Callable[[EffectSpec], bool]] = {
-    "open_state": lambda effect: effect.starts_chain_link,
+    "open_state": lambda effect: effect.starts_chain_link and (
+        effect.phase is not None or not (effect.is_trigger_like or effect.events)),
     "phase": lambda effect: effect.phase is not None,
     "trigger": lambda effect: effect.is_trigger_like and effect.phase is None and bool(effect.events),
     "response": lambda effect: effect.phase is None and not effect.is_trigger_like,
@@ -449,20 +450,18 @@ def open_state_activations(game: GameState, player: str) -> list[Choice]:
         return []
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
+        # the sort left out triggers and effects answering an event; the cheap tests come first
         for zone, card, index, effect in found:
-            if not conditions_hold(game, player, zone, card, effect):
-                continue
             if effect.phase is not None:
-                if _phase_effect_pending(game, card, index, effect):
+                if _phase_effect_pending(game, card, index, effect) and conditions_hold(game, player, zone, card,
+                                                                                        effect):
                     yield card, index, effect
                 continue
-            if effect.is_trigger_like or effect.events or not damage_step_allows(game, effect):
+            if effect.spell_speed == 1 and not (player == game.turn_player and in_main_phase(game)
+                                                and _in_open_state(game)):
                 continue
-            if effect.spell_speed == 1:
-                if player == game.turn_player and in_main_phase(game) and _in_open_state(game):
-                    yield card, index, effect
-                continue
-            yield card, index, effect
+            if damage_step_allows(game, effect) and conditions_hold(game, player, zone, card, effect):
+                yield card, index, effect
     return _choices(game, player, candidates())
 
 
