@@ -523,6 +523,9 @@ MAINTENANCE_NOT_PAID = "destroy"
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
+    phase_effects = effects_of_sort(game, player, "phase")
+    if not phase_effects and not game.expiring:
+        return False  # no phase effect and nothing lasting until a phase: nothing can be pending
     scans = game.scans
     key = ("pending_phase_effects", player)
     if scans is not None and key in scans:
@@ -530,7 +533,7 @@ def pending_phase_effects(game: GameState, player: str) -> bool:
     pending = bool(game.expiring and expiring_now(game, player)) or any(
         effect.mandatory and _phase_effect_pending(game, card, index, effect)
         and conditions_hold(game, player, zone, card, effect)
-        for zone, card, index, effect in effects_of_sort(game, player, "phase"))
+        for zone, card, index, effect in phase_effects)
     if scans is not None:
         scans[key] = pending
     return pending
