@@ -301,7 +301,7 @@ class Duel(DuelValue):
         for holder, level, transition, option in options:
             if (transition.spec.event == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):
-                self._history.append(Action(name, holder, choice))
+                self._history.append(offered_action(name, holder, choice))
                 game = self.game
                 game.choice, game.actor = choice, holder
                 try:
