@@ -1,8 +1,9 @@
 """What the runtime keeps of a player's effects between transitions (``GameState.card_scans``:
 :func:`ygo_fsm.effects.effects_of` and its sorts; the effects of a zone's cards, looked up by those
 cards) is always what a fresh scan of the cards finds:
-a transition that runs only callbacks of ``CARDS_STAY`` moves no card and changes no negation, and
-every other one drops what was kept. Checked after every transition of random full duels."""
+a transition that runs only callbacks of ``CARDS_STAY`` moves no card, turns no monster face-down
+(so no Equip Card loses its monster) and changes no negation, and every other one drops what was
+kept. Checked after every transition of random full duels."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ def _cards(game: GameState) -> list[tuple[str, str, tuple[str, ...]]]:
             for player in PLAYERS for attribute in ZONE_ATTRIBUTES.values()]
 
 
+def _face_up_monsters(game: GameState) -> set[str]:
+    return {m.uid for player in PLAYERS for m in game.players[player].monsters if m.face_up}
+
+
 def _negated(game: GameState) -> list[str]:
     return sorted(expiry.uid for expiry in game.expiring if expiry.kind == "negated")
 
@@ -53,10 +58,11 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, **options: Any) -> None:
         game = self.game
-        before, negated = _cards(game), _negated(game)
+        before, negated, face_up = _cards(game), _negated(game), _face_up_monsters(game)
         take(self, level, transition, **options)
         if all(name in CARDS_STAY for name in transition.spec.callbacks):
             assert _cards(game) == before, f"{transition.spec.id} moved a card"
+            assert face_up <= _face_up_monsters(game), f"{transition.spec.id} turned a monster face-down"
             assert _negated(game) == negated, f"{transition.spec.id} changed a negation"
         for player in PLAYERS:
             if game.card_scans is not None and player in game.card_scans:
