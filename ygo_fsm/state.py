@@ -475,6 +475,7 @@ class Frame:
 
 
 _ZONE_ITEMS = tuple(ZONE_ATTRIBUTES.items())
+_OPEN_ZONE_ATTRIBUTES = tuple(attribute for zone, attribute in _ZONE_ITEMS if zone is not Zone.deck)
 _UID = attrgetter("uid")
 
 _UNSET = object()
@@ -618,6 +619,19 @@ class GameState:
                         if card.uid == uid:
                             return player, zone, card
         return None
+
+    def all_in_zones_but_deck(self, player: str, uids: set[str]) -> bool:
+        """Every uid of ``uids`` names a card in one of ``player``'s own zones other than the deck
+        (uids are unique: such a card is in no other player's zone and in no deck)."""
+        state = self.players[player]
+        remaining = uids
+        for attribute in _OPEN_ZONE_ATTRIBUTES:
+            cards = getattr(state, attribute)
+            if cards:
+                remaining = remaining.difference(map(_UID, cards))
+                if not remaining:
+                    return True
+        return False
 
     def normal_draw_due(self) -> bool:
         """The turn player draws normally this turn (not the first turn under a profile with no

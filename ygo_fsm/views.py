@@ -27,7 +27,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from . import continuous
@@ -143,8 +142,8 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
 def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, Hidden]:
     """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game."""
     hidden: dict[str, Hidden] = {}
-    if not wanted or _all_in_own_zones(game, viewer, wanted):
-        return hidden
+    if not wanted or game.all_in_zones_but_deck(viewer, wanted):
+        return hidden  # all in the viewer's own zones but the deck: known to them (known_to)
     summon = game.summon
     summoned = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:
@@ -168,25 +167,6 @@ def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, H
         if card.uid in wanted:
             hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
     return hidden
-
-
-_OWN_OPEN_ZONES = tuple(attribute for zone, attribute in ZONE_ATTRIBUTES.items() if zone is not Zone.deck)
-"""A player's zones but the deck: nothing there is hidden from that player (:func:`known_to`)."""
-_UID = attrgetter("uid")
-
-
-def _all_in_own_zones(game: GameState, viewer: str, wanted: set[str]) -> bool:
-    """Every uid of ``wanted`` names a card in ``viewer``'s own zones other than the deck, so none
-    is hidden from them (uids are unique: such a card is nowhere else)."""
-    state = game.players[viewer]
-    remaining = wanted
-    for attribute in _OWN_OPEN_ZONES:
-        cards = getattr(state, attribute)
-        if cards:
-            remaining = remaining.difference(map(_UID, cards))
-            if not remaining:
-                return True
-    return False
 
 
 _ZONE_CARDS = tuple((zone, zone in _HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
