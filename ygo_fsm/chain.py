@@ -61,9 +61,9 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
     players = (game.turn_player, game.opponent)
-    triggers = [effects_of_sort(game, player, "trigger") for player in players]
+    triggers = [effects_of_sort(game, player, "trigger") for player in players] if events else [[], []]
     if not (triggers[0] or triggers[1]):
-        game.window = window  # no trigger on either side: no tier to sort
+        game.window = window  # nothing happened, or no trigger on either side: no tier to sort
         return
     tiers = {(p, m): Tier(p, m, []) for p in players for m in (True, False)}
     last = last_happened(events)
