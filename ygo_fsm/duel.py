@@ -122,7 +122,12 @@ class Duel(DuelValue):
         if cached is not None and cached[0] is options:
             return list(cached[1])
         hidden = self._hidden_in_options(options)
-        actions: list[Action] = []
+        if not hidden:  # no option names a card hidden from the player: the judge's keys and labels
+            actions = [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
+                       for player, _, t, c in options]
+            self._view_cache = (options, tuple(actions))
+            return actions
+        actions = []
         for player, _, transition, option in options:
             if option is None:
                 actions.append(offered_action(transition.spec.event, player))
