@@ -4,10 +4,12 @@ player who must act, settling, and the trace records — :class:`DuelRuntime`, t
 
 The options of a state are enumerated once and kept until the next transition; what the rules
 compute about a state that holds still (a player's effects, pending phase effects) is kept in
-the game's ``scans`` while options are enumerated, and a player's effects (``card_scans``) across
-transitions that move no card. A trace record is kept as a plain row (the players' views as
-what masking reads of the game then, :func:`~ygo_fsm.views.sight`) and validated when the trace
-is read.
+the game's ``scans`` while options are enumerated, and a player's effects and their sorts
+(``card_scans``) across transitions that move no card (:data:`~ygo_fsm.registry.CARDS_STAY`); the
+effects of a zone's cards are looked up by those very cards, and options and offered actions are
+values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace
+record is kept as a plain row (the players' views as what masking reads of the game then,
+:func:`~ygo_fsm.views.sight`) and validated when the trace is read.
 """
 
 from __future__ import annotations
