@@ -13,13 +13,13 @@ fails on any import circle, typing-only imports included):
    the effect vocabulary: the façade over ``card_enums`` (its closed words), ``card_models``
    (the pydantic card and effect models), ``card_checks`` (semantic validation) and
    ``card_library`` (reading, loading, merging card files), with ``vocabulary`` (the rules of
-   composition) and ``multi_target``); ``game`` (the setup, rule profiles and the closed
-   vocabularies of the game).
+   composition)); ``game`` (the setup, rule profiles and the closed vocabularies of the game).
 2. The state model — ``state`` (:class:`~ygo_fsm.state.GameState`: all game data of a duel,
    and the frames); ``trace`` (trace records); ``snapshot`` (the canonical document of a state:
    JSON, equality, the state key).
-3. The rules — ``continuous`` (the continuous effects in force, read by the others), ``effects``,
-   ``equips``, ``events``, ``movements`` (card movements the rules share), ``operations``,
+3. The rules — ``continuous`` (the continuous effects in force, read by the others), ``in_play``
+   (which effects of a player's cards can be used where they are), ``multi_target`` (several
+   targets, chosen one at a time), ``effects``, ``equips``, ``events``, ``movements`` (card movements the rules share), ``operations``,
    ``chain``, ``battle``, ``summon``, ``priority`` and ``rules`` (the guards, callbacks and
    choosers the machines name): small functions that read and change a ``GameState``.
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines);

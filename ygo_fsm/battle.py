@@ -27,18 +27,23 @@ from __future__ import annotations
 
 from . import continuous, durations
 from .cards import Cause, Event, Op
-from .effects import conditions_hold, effects_of, find
+from .effects import conditions_hold, find
 from .events import emit
-from .game import Position, TurnEffect, Zone, other_player
+from .game import Position, TurnEffect, other_player
+from .in_play import effects_of
 from .operations import run_operation, to_graveyard
-from .state import Attack, CardInstance, Choice, GameState, Link
+from .state import Attack, CardInstance, Choice, GameState, Link, card_choice
 
 
 def _monster(game: GameState, uid: str | None) -> CardInstance | None:
+    """The monster ``uid`` on the field (uids are unique: a card is in one zone), or ``None``."""
     if uid is None:
         return None
-    found = find(game, uid)
-    return found[2] if found is not None and found[1] is Zone.monster else None
+    for state in game.players.values():
+        for monster in state.monsters:
+            if monster.uid == uid:
+                return monster
+    return None
 
 
 def _battler(game: GameState, uid: str | None, identity: str) -> CardInstance | None:
@@ -52,7 +57,7 @@ def attackers(game: GameState) -> list[Choice]:
     """The turn player's monsters that may declare an attack now."""
     if not _can_pay_declaration_costs(game):
         return []
-    return [Choice(m.uid, f"「{m.name}」") for m in game.players[game.turn_player].monsters
+    return [card_choice(m) for m in game.players[game.turn_player].monsters
             if m.can_declare_attack and m.attacked_battle_phase != game.battle_phase_number]
 
 
@@ -71,7 +76,7 @@ def targets(game: GameState) -> list[Choice]:
     monsters = game.players[game.opponent].monsters
     if not monsters:
         return [Choice("direct", "直接攻击")]
-    return [Choice(m.uid, f"「{m.name}」") for m in monsters]
+    return [card_choice(m) for m in monsters]
 
 
 def declare(game: GameState, uid: str) -> None:

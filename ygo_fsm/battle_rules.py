@@ -6,13 +6,14 @@ from __future__ import annotations
 from . import battle, durations
 from .cards import Duration
 from .game import PROFILE_RULES, TurnEffect
-from .registry import _applies, _choice, callback, chooser, guard
+from .registry import _applies, _choice, callback, cards_stay, chooser, guard
 from .state import Choice, Frame
 
 # --- battle: attack declaration, cancel and replay, the Damage Step --------------------------
 
 
 @callback
+@cards_stay
 def begin_battle_phase(frame: Frame) -> None:
     """A new Battle Phase: each monster may attack once in it (002 ●战斗阶段 ※一次战斗阶段中一个怪兽可以攻击一回)."""
     frame.game.battle_phase_number += 1
@@ -33,12 +34,14 @@ def attack_targets(frame: Frame) -> list[Choice]:
 
 
 @callback
+@cards_stay
 def declare_attack(frame: Frame) -> None:
     """1 怪兽的攻击宣言: the attacker is chosen; it counts as having attacked (000 【怪兽的攻击宣言…】１)."""
     battle.declare(frame.game, _choice(frame))
 
 
 @callback
+@cards_stay
 def choose_attack_target(frame: Frame) -> None:
     """2 攻击怪兽的攻击对象 (000 【怪兽的攻击宣言…】２)."""
     battle.choose_target(frame.game, _choice(frame))
@@ -59,6 +62,7 @@ def apply_post_declaration_effects(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def announce_attack(frame: Frame) -> None:
     """3→4: 『攻击宣言时』 (not after a replay) and 『成为攻击对象时』 (000 ※战斗回卷)."""
     battle.announce(frame.game)
@@ -142,12 +146,14 @@ def stop_attack(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def end_attack(frame: Frame) -> None:
     """The attack is over; back to the Battle Step (000 ●バトルフェイズ【３】·结束后返回【２】)."""
     battle.end(frame.game)
 
 
 @callback
+@cards_stay
 def reveal_attack_target(frame: Frame) -> None:
     """Before damage calculation a face-down target is turned face-up; its flip effect waits (004)."""
     battle.reveal_target(frame.game)

@@ -30,7 +30,6 @@ from .effects import (
     choice_key,
     choice_label,
     conditions_hold,
-    effects_of,
     find,
     in_main_phase,
     move,
@@ -43,6 +42,7 @@ from .effects import (
 )
 from .events import emit, face_of, last_happened
 from .game import Zone
+from .in_play import effects_of_sort
 from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
 from .maintenance import handle_maintenance
 from .operations import discard, run_operation, to_graveyard
@@ -60,12 +60,15 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
                     restricted=restricted and not (after_chain and ends_after_chain))
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
-    tiers = {(p, m): Tier(p, m, []) for p in (game.turn_player, game.opponent) for m in (True, False)}
+    players = (game.turn_player, game.opponent)
+    triggers = [effects_of_sort(game, player, "trigger") for player in players] if events else [[], []]
+    if not (triggers[0] or triggers[1]):
+        game.window = window  # nothing happened, or no trigger on either side: no tier to sort
+        return
+    tiers = {(p, m): Tier(p, m, []) for p in players for m in (True, False)}
     last = last_happened(events)
-    for player in (game.turn_player, game.opponent):
-        for zone, card, index, effect in effects_of(game, player):
-            if not effect.is_trigger_like or effect.phase is not None or not effect.events:
-                continue
+    for player, found in zip(players, triggers, strict=True):
+        for zone, card, index, effect in found:
             conditions = effect.conditions
             met = [o for o in events if subjects.answers(effect, player, card, o)
                    and (effect.mandatory or not o.deferred)]

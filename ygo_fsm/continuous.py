@@ -53,7 +53,7 @@ def in_force(game: GameState) -> list[tuple[str, Zone, CardInstance, EffectSpec]
         for zone in FIELD_ZONES:
             for card in getattr(state, ZONE_ATTRIBUTES[zone]):
                 spec = card.card
-                if (spec is None or not card.face_up or not spec.effects
+                if (spec is None or not spec.effects or not card.face_up
                         or (card.uid in negated and spec.type is CardType.monster)
                         or destruction_determined(game, card)):
                     continue

@@ -24,7 +24,7 @@ from .errors import IllegalActionError, TraceFormatError
 from .game import PLAYERS, Profile, Setup
 from .placing import initial_game
 from .refusals import why_not
-from .runtime import PASS, SETTLE_ROUNDS, Action, Option, auto_pass_players, settle_limit
+from .runtime import PASS, SETTLE_ROUNDS, Action, Option, auto_pass_players, offered_action, settle_limit
 from .state import Frame, GameState
 from .trace import Refusal, Trace, TraceHeader, TraceRecord, actions, dumps, parse_trace
 from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mask_key, mask_label, observe
@@ -116,20 +116,25 @@ class Duel(DuelValue):
         """
         options = self._options()
         if judge or all(c is None for _, _, _, c in options):
-            return [Action(t.spec.event, player, c.key if c else None, c.label if c else "")
+            return [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
         hidden = self._hidden_in_options(options)
-        actions: list[Action] = []
+        if not hidden:  # no option names a card hidden from the player: the judge's keys and labels
+            actions = [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
+                       for player, _, t, c in options]
+            self._view_cache = (options, tuple(actions))
+            return actions
+        actions = []
         for player, _, transition, option in options:
             if option is None:
-                actions.append(Action(transition.spec.event, player))
+                actions.append(offered_action(transition.spec.event, player))
                 continue
             key = mask_key(option.key, hidden)
             label = option.label if key == option.key else mask_label(option.label, option.key, hidden)
-            actions.append(Action(transition.spec.event, player, key, label))
+            actions.append(offered_action(transition.spec.event, player, key, label))
         self._view_cache = (options, tuple(actions))
         return actions
 
@@ -301,7 +306,7 @@ class Duel(DuelValue):
         for holder, level, transition, option in options:
             if (transition.spec.event == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):
-                self._history.append(Action(name, holder, choice))
+                self._history.append(offered_action(name, holder, choice))
                 game = self.game
                 game.choice, game.actor = choice, holder
                 try:

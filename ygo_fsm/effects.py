@@ -33,8 +33,6 @@ from .cards import (
     ENDING_BY_THEMSELVES,
     SPELL_KINDS,
     TRAP_KINDS,
-    CardSpec,
-    CardType,
     Duration,
     EffectKind,
     EffectSpec,
@@ -46,8 +44,10 @@ from .cards import (
 )
 from .continuous import destruction_determined
 from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
+from .in_play import SET_ZONES, effects_of_sort
+from .in_play import effects_of as effects_of  # a public name of this module before ygo_fsm.in_play
 from .spec import ActivationLimit
-from .state import ZONE_ATTRIBUTES, CardInstance, Choice, Expiry, GameState
+from .state import CardInstance, Choice, Expiry, GameState
 
 
 def find(game: GameState, uid: str) -> tuple[str, Zone, CardInstance] | None:
@@ -134,17 +134,13 @@ def damage_step_allows(game: GameState, effect: EffectSpec) -> bool:
             or effect.mandatory or effect.kind is EffectKind.trigger)
 
 
-_SET_ZONES = (Zone.spell_trap, Zone.field_zone)
-"""Where a Spell/Trap Card can be Set: a Spell & Trap Zone, or the Field Zone for a Field Spell."""
-
-
 def _location_ok(zone: Zone, card: CardInstance, effect: EffectSpec) -> bool:
     location = effect.location
     if location is Location.hand:
         # a spell card activated from the hand may also be Set first and activated later
-        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone in _SET_ZONES and not card.face_up)
+        return zone is Zone.hand or (effect.kind in SPELL_KINDS and zone in SET_ZONES and not card.face_up)
     if location is Location.set:
-        return zone in _SET_ZONES and not card.face_up
+        return zone in SET_ZONES and not card.face_up
     if location is Location.field:
         return zone in FIELD_ZONES and card.face_up
     if location is Location.graveyard:
@@ -178,7 +174,7 @@ def conditions_hold(game: GameState, controller: str, zone: Zone, card: CardInst
         return False
     if not _vocabulary_conditions_hold(game, controller, card, effect):
         return False
-    is_set = zone in _SET_ZONES and not card.face_up
+    is_set = zone in SET_ZONES and not card.face_up
     if is_set and card.set_turn >= game.turn and effect.kind in TRAP_KINDS | {EffectKind.quick_play_spell}:
         return False  # 002: a Set trap / quick-play spell cannot be activated the turn it was Set
     if effect.kind is EffectKind.quick_play_spell and zone is Zone.hand and controller != turn_player:
@@ -335,66 +331,6 @@ def choice_label(game: GameState, card: CardInstance, effect: EffectSpec, target
     return text + (f"：{effect.label}" if effect.label else "")
 
 
-_LOCATION_ZONES: dict[Location, tuple[Zone, ...]] = {
-    Location.hand: (Zone.hand, *_SET_ZONES),  # a spell may be Set first, then activated
-    Location.field: FIELD_ZONES,
-    Location.set: _SET_ZONES,
-    Location.graveyard: (Zone.graveyard,),
-    Location.lingering: (Zone.lingering,),
-}
-"""The zones a card must be in for an effect of each location (as :func:`_location_ok` reads them)."""
-assert set(_LOCATION_ZONES) == set(Location), "every effect location needs its zones"
-_EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
-    (zone, ZONE_ATTRIBUTES[zone]) for zone in Zone if any(zone in zones for zones in _LOCATION_ZONES.values()))
-"""The zones a card with effects can use them from, in zone order: never the deck or the banished cards, so
-the scan of a player's effects does not walk a 40-card deck on every call."""
-
-
-_USABLE: dict[Zone, dict[int, tuple[CardSpec, tuple[tuple[int, EffectSpec], ...]]]] = {
-    zone: {} for zone, _ in _EFFECT_ZONES}
-"""For each zone, by card spec: the spec's effects whose location allows that zone
-(:func:`_location_ok` never accepts another) and any effect that forbids something (read
-wherever the card is), worked out once per card spec."""
-
-
-def _usable_effects(spec: CardSpec, zone: Zone) -> tuple[tuple[int, EffectSpec], ...]:
-    table = _USABLE[zone]
-    entry = table.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        usable = tuple((index, effect) for index, effect in enumerate(spec.effects)
-                       if zone in _LOCATION_ZONES[effect.location] or effect.forbids)
-        entry = table[id(spec)] = (spec, usable)
-    return entry[1]
-
-
-def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
-    """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
-    (kept in ``game.card_scans`` while no card moves)."""
-    scans = game.card_scans
-    if scans is not None:
-        cached = scans.get(player)
-        if cached is not None:
-            return cached  # type: ignore[return-value]
-    state = game.players[player]
-    negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
-    found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
-    for zone, attribute in _EFFECT_ZONES:
-        table = _USABLE[zone]
-        for card in getattr(state, attribute):
-            spec = card.card
-            if spec is None or not spec.effects:
-                continue
-            if negated and card.uid in negated and zone is Zone.monster and spec.type is CardType.monster:
-                continue  # its effects are negated
-            entry = table.get(id(spec))
-            usable = entry[1] if entry is not None and entry[0] is spec else _usable_effects(spec, zone)
-            for index, effect in usable:
-                found.append((zone, card, index, effect))
-    if scans is not None:
-        scans[player] = found
-    return found
-
-
 def _choices(game: GameState, player: str, candidates: Iterator[tuple[CardInstance, int, EffectSpec]]) -> list[Choice]:
     choices = []
     for card, index, effect in candidates:
@@ -411,21 +347,23 @@ def _phase_effect_pending(game: GameState, card: CardInstance, index: int, effec
 
 def open_state_activations(game: GameState, player: str) -> list[Choice]:
     """What ``player`` may activate with priority in an open game state (empty chain)."""
+    found = effects_of_sort(game, player, "open_state")
+    if not found:
+        return []
+
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if not effect.starts_chain_link or not conditions_hold(game, player, zone, card, effect):
-                continue
+        # the sort left out triggers and effects answering an event; the cheap tests come first
+        for zone, card, index, effect in found:
             if effect.phase is not None:
-                if _phase_effect_pending(game, card, index, effect):
+                if _phase_effect_pending(game, card, index, effect) and conditions_hold(game, player, zone, card,
+                                                                                        effect):
                     yield card, index, effect
                 continue
-            if effect.is_trigger_like or effect.events or not damage_step_allows(game, effect):
+            if effect.spell_speed == 1 and not (player == game.turn_player and in_main_phase(game)
+                                                and _in_open_state(game)):
                 continue
-            if effect.spell_speed == 1:
-                if player == game.turn_player and in_main_phase(game) and _in_open_state(game):
-                    yield card, index, effect
-                continue
-            yield card, index, effect
+            if damage_step_allows(game, effect) and conditions_hold(game, player, zone, card, effect):
+                yield card, index, effect
     return _choices(game, player, candidates())
 
 
@@ -448,13 +386,16 @@ def expiring_now(game: GameState, player: str) -> list[tuple[int, Expiry]]:
 def phase_processing(game: GameState, player: str) -> list[Choice]:
     """Phase effects handled without a chain link that ``player`` may process now, and the
     『…为止』 effects ending now (``until_<monster uid>``)."""
+    phase_effects = effects_of_sort(game, player, "phase")
+    if not phase_effects and not game.expiring:
+        return []
     choices = []
     seen: dict[str, int] = {}
     for _, expiry in expiring_now(game, player):
         seen[expiry.uid] = seen.get(expiry.uid, 0) + 1
         suffix = f"#{seen[expiry.uid]}" if seen[expiry.uid] > 1 else ""
         choices.append(Choice(f"until_{expiry.uid}{suffix}", f"「{expiry.source}」的效果结束"))
-    for zone, card, index, effect in effects_of(game, player):
+    for zone, card, index, effect in phase_effects:
         if (effect.kind is EffectKind.processing and _phase_effect_pending(game, card, index, effect)
                 and conditions_hold(game, player, zone, card, effect)):
             if effect.maintenance:
@@ -484,14 +425,17 @@ MAINTENANCE_NOT_PAID = "destroy"
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
+    phase_effects = effects_of_sort(game, player, "phase")
+    if not phase_effects and not game.expiring:
+        return False  # no phase effect and nothing lasting until a phase: nothing can be pending
     scans = game.scans
     key = ("pending_phase_effects", player)
     if scans is not None and key in scans:
         return bool(scans[key])
-    pending = bool(expiring_now(game, player)) or any(
-        effect.phase is not None and effect.mandatory and _phase_effect_pending(game, card, index, effect)
+    pending = bool(game.expiring and expiring_now(game, player)) or any(
+        effect.mandatory and _phase_effect_pending(game, card, index, effect)
         and conditions_hold(game, player, zone, card, effect)
-        for zone, card, index, effect in effects_of(game, player))
+        for zone, card, index, effect in phase_effects)
     if scans is not None:
         scans[key] = pending
     return pending
@@ -507,12 +451,15 @@ def chain_responses(game: GameState, player: str) -> list[Choice]:
     """Effects ``player`` may chain to the newest link (spell speed 2+, not below it)."""
     if not game.chain:
         return []
+    found = effects_of_sort(game, player, "response")
+    if not found:
+        return []
     floor = max(2, game.chain[-1].spell_speed)
     happened = subjects.occurrences_now(game)
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if (effect.spell_speed < floor or effect.phase is not None or effect.is_trigger_like
+        for zone, card, index, effect in found:
+            if (effect.spell_speed < floor
                     or (effect.events and not any(subjects.answers(effect, player, card, o) for o in happened))
                     or not damage_step_allows(game, effect)):
                 continue
@@ -525,13 +472,15 @@ def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> lis
     """CHAIN1 in a timing window once the triggers are placed: the turn player's ignition
     effect where allowed (only with ``ignition``), then spell speed 2+ (no-timing cards not in
     restricted windows)."""
+    found = effects_of_sort(game, player, "chain1")
+    if not found:
+        return []
     window = game.window
     happened = window.events if window is not None else []
 
     def candidates() -> Iterator[tuple[CardInstance, int, EffectSpec]]:
-        for zone, card, index, effect in effects_of(game, player):
-            if (effect.phase is not None or effect.is_trigger_like or not effect.starts_chain_link
-                    or not damage_step_allows(game, effect)):
+        for zone, card, index, effect in found:
+            if not damage_step_allows(game, effect):
                 continue
             if effect.kind is EffectKind.ignition:
                 allowed = (ignition and window is not None and window.ignition_allowed

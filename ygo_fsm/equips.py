@@ -30,10 +30,12 @@ def unequipped(game: GameState) -> list[CardInstance]:
     """Face-up Equip Spells on the field equipped to no monster now, their activation no longer on
     the chain, and not already due to leave once the chain has resolved (an Equip Spell whose
     activation was negated goes to the GY then, not destroyed: Yugipedia "Negate")."""
+    equips = [card for state in game.players.values() for card in state.spell_traps
+              if card.face_up and is_equip_spell(card)]
+    if not equips:
+        return equips
     waiting = {link.uid for link in game.chain} | {uid for uid, _ in game.leaving_after_chain}
-    return [card for state in game.players.values() for card in state.spell_traps
-            if card.face_up and card.uid not in waiting and is_equip_spell(card)
-            and equipped_monster(game, card) is None]
+    return [card for card in equips if card.uid not in waiting and equipped_monster(game, card) is None]
 
 
 def destroy_unequipped(game: GameState) -> bool:

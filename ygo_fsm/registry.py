@@ -35,9 +35,14 @@ def callback(func: Callback) -> Callback:
 
 
 CARDS_STAY: set[str] = set()
-"""Callbacks that move no card and change no effect's standing (they open or close a timing
-window): what the runtime keeps of a player's effects (``GameState.card_scans``) holds across
-a transition that runs only these."""
+"""Callbacks that move no card from one zone to another, turn no face-up monster face-down and
+change no effect's standing (no negation starts or ends): they open or close a timing window,
+declare a summon or an attack, change a monster's battle position, turn an attack target
+face-up, count a Battle Phase. What the runtime keeps of a player's effects
+(``GameState.card_scans``) holds across a transition that runs only these, and no Equip Card can
+become equipped to nothing in one (:func:`ygo_fsm.equips.destroy_unequipped` is not asked); a
+test plays random duels and checks that none of them changes a zone's cards, a monster's face
+from up to down or the negations."""
 
 
 def cards_stay(func: Callback) -> Callback:

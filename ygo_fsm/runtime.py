@@ -4,10 +4,13 @@ player who must act, settling, and the trace records — :class:`DuelRuntime`, t
 
 The options of a state are enumerated once and kept until the next transition; what the rules
 compute about a state that holds still (a player's effects, pending phase effects) is kept in
-the game's ``scans`` while options are enumerated, and a player's effects (``card_scans``) across
-transitions that move no card. A trace record is kept as a flat row (what every record of its
-transition says the same shared, ``CompiledTransition.record_head``; the players' views as what
-masking reads of the game then, :func:`~ygo_fsm.views.sight`) and validated when the trace is read.
+the game's ``scans`` while options are enumerated, and a player's effects and their sorts
+(``card_scans``) across transitions that move no card (:data:`~ygo_fsm.registry.CARDS_STAY`); the
+effects of a zone's cards are looked up by those very cards, and options and offered actions are
+values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace
+record is kept as a flat row (what every record of its transition says the same shared,
+``CompiledTransition.record_head``; the players' views as what masking reads of the game then,
+:func:`~ygo_fsm.views.sight`) and validated when the trace is read.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from .trace import Refusal, TraceRecord
 from .views import Sight, record_views, sight
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
-           "settle_limit"]
+           "offered_action", "settle_limit"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,22 @@ class Action:
         """``"activate cyclone"`` → (``"activate"``, ``"cyclone"``)."""
         name, _, choice = text.strip().partition(" ")
         return name, (choice.strip() or None)
+
+
+_ACTIONS: dict[tuple[str, str, str | None, str], Action] = {}
+_ACTIONS_LIMIT = 8192
+
+
+def offered_action(name: str, player: str, choice: str | None = None, label: str = "") -> Action:
+    """``Action(name, player, choice, label)``. Actions are values, so one is made per event,
+    player, option and label and given again (a bounded table, emptied when full)."""
+    key = (name, player, choice, label)
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= _ACTIONS_LIMIT:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = Action(name, player, choice, label)
+    return found
 
 
 PASS = "pass"
@@ -342,12 +361,14 @@ class DuelRuntime:
         game = self.game
         frames = game.frames
         frame = frames[level]
-        game.narration = []
+        if game.narration:
+            game.narration = []  # the lines of the transition before (kept in its record)
         game.scans = None  # the transition changes the game
-        if transition.moves_cards:
+        moves_cards = transition.moves_cards
+        if moves_cards:
             game.card_scans = None  # its callbacks may move cards
         transition.execute(frame)  # its guards were found to hold on this very state
-        if transition.moves_cards and not game.is_over and destroy_unequipped(game):
+        if moves_cards and not game.is_over and destroy_unequipped(game):
             game.card_scans = None  # an Equip Card equipped to nothing was destroyed at once (the rules)
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Literal
 
 from .cards import CardSpec, Event, SpecialSummonCost
@@ -372,6 +373,22 @@ class Choice:
     label: str
 
 
+_CARD_CHOICES: dict[tuple[str, str], Choice] = {}
+_CARD_CHOICES_LIMIT = 4096
+
+
+def card_choice(card: CardInstance) -> Choice:
+    """The option naming ``card`` by its uid, labelled 「its name」. Options are values, so one is
+    made per uid and name and given again (a bounded table, emptied when full)."""
+    key = (card.uid, card.name)
+    found = _CARD_CHOICES.get(key)
+    if found is None:
+        if len(_CARD_CHOICES) >= _CARD_CHOICES_LIMIT:
+            _CARD_CHOICES.clear()
+        found = _CARD_CHOICES[key] = Choice(card.uid, f"「{card.name}」")
+    return found
+
+
 # --- the attack and the summon in progress ---------------------------------------------
 
 
@@ -459,6 +476,10 @@ class Frame:
     def __repr__(self) -> str:
         return f"Frame({self.machine}:{self.state})"
 
+
+_ZONE_ITEMS = tuple(ZONE_ATTRIBUTES.items())
+_OPEN_ZONE_ATTRIBUTES = tuple(attribute for zone, attribute in _ZONE_ITEMS if zone is not Zone.deck)
+_UID = attrgetter("uid")
 
 _UNSET = object()
 """Marks the cached priority holder as not computed since the last change."""
@@ -591,13 +612,29 @@ class GameState:
         return self.state_specs[(frame.machine, frame.state)]
 
     def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
-        """The player, zone and instance of the named card ``uid``."""
+        """The player, zone and instance of the named card ``uid`` (each zone's uids are compared
+        at once; the card is looked for only in the zone that holds it)."""
         for player, state in self.players.items():
-            for zone, attribute in ZONE_ATTRIBUTES.items():
-                for card in getattr(state, attribute):
-                    if card.uid == uid:
-                        return player, zone, card
+            for zone, attribute in _ZONE_ITEMS:
+                cards = getattr(state, attribute)
+                if cards and uid in map(_UID, cards):
+                    for card in cards:
+                        if card.uid == uid:
+                            return player, zone, card
         return None
+
+    def all_in_zones_but_deck(self, player: str, uids: set[str]) -> bool:
+        """Every uid of ``uids`` names a card in one of ``player``'s own zones other than the deck
+        (uids are unique: such a card is in no other player's zone and in no deck)."""
+        state = self.players[player]
+        remaining = uids
+        for attribute in _OPEN_ZONE_ATTRIBUTES:
+            cards = getattr(state, attribute)
+            if cards:
+                remaining = remaining.difference(map(_UID, cards))
+                if not remaining:
+                    return True
+        return False
 
     def normal_draw_due(self) -> bool:
         """The turn player draws normally this turn (not the first turn under a profile with no

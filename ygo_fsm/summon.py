@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CardSpec, EffectKind, Event, SpecialSummonCost
+from .cards import CardSpec, CardType, EffectKind, Event, SpecialSummonCost
 from .continuous import special_summons_forbidden
 from .effects import find
 from .events import emit
 from .game import MONSTER_ZONES, SPELL_TRAP_ZONES, Position, Zone
 from .operations import to_graveyard
-from .state import CardInstance, Choice, GameState, Summon, SummonKind
+from .state import CardInstance, Choice, GameState, Summon, SummonKind, card_choice
 
 KIND_TEXT = {"normal": "通常召唤", "set": "里侧表示通常召唤（SET）", "flip": "反转召唤", "special": "特殊召唤"}
 
@@ -43,7 +43,7 @@ def tributes_for(card: CardInstance) -> int:
 
 def _hand_monsters(game: GameState) -> list[CardInstance]:
     player = game.players[game.turn_player]
-    return [c for c in player.hand_cards if c.card is not None and c.card.type.value == "monster"
+    return [c for c in player.hand_cards if c.card is not None and c.card.type == CardType.monster
             and not c.card.special_summon_only]
 
 
@@ -51,14 +51,14 @@ def normal_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand that can be normal summoned or set now: enough monsters to tribute,
     and a free monster zone once they are tributed."""
     available = len(game.players[game.turn_player].monsters)
-    return [Choice(c.uid, f"「{c.name}」") for c in _hand_monsters(game)
-            if tributes_for(c) <= available and available - tributes_for(c) < MONSTER_ZONES]
+    return [card_choice(c) for c in _hand_monsters(game)
+            for tributes in (tributes_for(c),) if tributes <= available and available - tributes < MONSTER_ZONES]
 
 
 def flip_summonable(game: GameState) -> list[Choice]:
     """Face-down Defense Position monsters Set before this turn whose position has not changed
     this turn (002 ●主要阶段1 「反转召唤」)."""
-    return [Choice(m.uid, f"「{m.name}」") for m in game.players[game.turn_player].monsters
+    return [card_choice(m) for m in game.players[game.turn_player].monsters
             if not m.face_up and m.set_turn < game.turn and m.position_changed_turn != game.turn]
 
 
@@ -85,6 +85,8 @@ def special_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
     player, opponent = game.players[game.turn_player], game.players[game.opponent]
     choices: list[Choice] = []
+    if not any(card.card is not None and card.card.special_summon_procedure for card in player.hand_cards):
+        return choices  # no monster in the hand has a procedure of its own
     if special_summons_forbidden(game):
         return choices
     for card in player.hand_cards:
@@ -97,14 +99,14 @@ def special_summonable(game: GameState) -> list[Choice]:
         procedure = spec.special_summon_procedure
         if (procedure == "opponent_controls_monsters_you_control_none" and opponent.monsters and not player.monsters) \
                 or (procedure == "cost" and _cost_payable(game, spec)):
-            choices.append(Choice(card.uid, f"「{card.name}」"))
+            choices.append(card_choice(card))
     return choices
 
 
 def position_changeable(game: GameState) -> list[Choice]:
     """Face-up monsters whose position may change: once per turn, not the turn they were
     summoned, not after they attacked (002 ●主要阶段1【场上怪兽的表示形式变更】)."""
-    return [Choice(m.uid, f"「{m.name}」") for m in game.players[game.turn_player].monsters
+    return [card_choice(m) for m in game.players[game.turn_player].monsters
             if m.face_up and m.summoned_turn != game.turn and m.position_changed_turn != game.turn
             and m.attacked_turn != game.turn]
 
@@ -127,7 +129,7 @@ def tribute_candidates(game: GameState) -> list[Choice]:
     summon = game.summon
     if summon is None:
         return []
-    return [Choice(m.uid, f"「{m.name}」") for m in game.players[summon.player].monsters
+    return [card_choice(m) for m in game.players[summon.player].monsters
             if m.uid not in summon.tributes and m.uid != summon.uid and _fits_tribute(m, summon.cost)]
 
 
@@ -244,10 +246,13 @@ def change_position(game: GameState, uid: str) -> None:
 
 
 
+_SPELL_TRAP_TYPES = (CardType.spell, CardType.trap)
+
+
 def settable_spell_traps(game: GameState) -> list[Choice]:
     player = game.players[game.turn_player]
-    return [Choice(c.uid, f"「{c.name}」") for c in player.hand_cards
-            if c.card is not None and c.card.type.value in ("spell", "trap")
+    return [card_choice(c) for c in player.hand_cards
+            if c.card is not None and c.card.type in _SPELL_TRAP_TYPES
             and (is_field_spell(c) or len(player.spell_traps) < SPELL_TRAP_ZONES)]
 
 

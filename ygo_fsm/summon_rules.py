@@ -4,7 +4,7 @@ name in :mod:`ygo_fsm.registry`)."""
 from __future__ import annotations
 
 from . import summon
-from .registry import _choice, callback, chooser, guard
+from .registry import _choice, callback, cards_stay, chooser, guard
 from .state import Choice, Frame
 
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
@@ -54,30 +54,35 @@ def position_changeable(frame: Frame) -> list[Choice]:
 
 
 @callback
+@cards_stay
 def declare_normal_summon(frame: Frame) -> None:
     """１ 怪兽的通常召唤宣言 (000 【怪兽通常***…】１)."""
     summon.begin(frame.game, _choice(frame), "normal")
 
 
 @callback
+@cards_stay
 def declare_set(frame: Frame) -> None:
     """１ 里侧表示通常召唤（SET）的宣言 (000 通常***：…里侧表示通常***（SET）)."""
     summon.begin(frame.game, _choice(frame), "set")
 
 
 @callback
+@cards_stay
 def declare_flip_summon(frame: Frame) -> None:
     """１ 反转召唤宣言 (000 【怪兽通常***、反转***…】１)."""
     summon.begin(frame.game, _choice(frame), "flip")
 
 
 @callback
+@cards_stay
 def declare_special_summon(frame: Frame) -> None:
     """１ 特殊召唤宣言 (000 特殊***：「青眼の光龍」等条件***怪兽…)."""
     summon.begin(frame.game, _choice(frame), "special")
 
 
 @callback
+@cards_stay
 def change_position(frame: Frame) -> None:
     """The turn player changes a monster's battle position (no chain link), then a window opens
     (000 ●メインフェイズ１【２】·怪兽表示形式的改变（不进入连锁）)."""
@@ -154,6 +159,7 @@ def fail_summon(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def finish_summon(frame: Frame) -> None:
     """The summon procedure is over; priority returns to the turn player (000 ※主要流程1中…)."""
     summon.finish(frame.game)

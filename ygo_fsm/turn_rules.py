@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import durations, events, operations
 from .cards import Cause, Duration, Event
 from .game import PROFILE_RULES, TurnEffect
-from .registry import _applies, callback, chooser, guard
+from .registry import _applies, callback, cards_stay, chooser, guard
 from .state import Choice, Frame, GameState
 
 # --- turn -----------------------------------------------------------------------------
@@ -91,6 +91,7 @@ def draw_card(frame: Frame) -> None:
 
 
 @callback
+@cards_stay
 def announce_before_draw(frame: Frame) -> None:
     """The moment before the draw, which 「無敗将軍フリード」 and the like respond to (000 ●ドローフェイズ【１】)."""
     game = frame.game

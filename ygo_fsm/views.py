@@ -142,8 +142,8 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
 def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, Hidden]:
     """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game."""
     hidden: dict[str, Hidden] = {}
-    if not wanted:
-        return hidden
+    if not wanted or game.all_in_zones_but_deck(viewer, wanted):
+        return hidden  # all in the viewer's own zones but the deck: known to them (known_to)
     summon = game.summon
     summoned = summon.uid if summon is not None and summon.kind != "set" else None
     for player in PLAYERS:

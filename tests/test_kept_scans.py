@@ -1,0 +1,93 @@
+"""What the runtime keeps of a player's effects between transitions (``GameState.card_scans``:
+:func:`ygo_fsm.in_play.effects_of` and its sorts; the effects of a zone's cards, looked up by those
+cards) is always what a fresh scan of the cards finds:
+a transition that runs only callbacks of ``CARDS_STAY`` moves no card, turns no monster face-down
+(so no Equip Card loses its monster) and changes no negation, and every other one drops what was
+kept. Checked after every transition of random full duels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from helpers import play_randomly
+
+from ygo_fsm import Duel, in_play, runtime
+from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
+from ygo_fsm.in_play import SORTS, effects_of, effects_of_sort
+from ygo_fsm.game import PLAYERS
+from ygo_fsm.registry import CARDS_STAY
+from ygo_fsm.state import ZONE_ATTRIBUTES, GameState
+
+
+def _scan(entries: list[Any]) -> list[tuple[str, str, int]]:
+    return [(zone.value, card.uid, index) for zone, card, index, _ in entries]
+
+
+def _fresh(game: GameState, player: str, sort: str | None) -> list[tuple[str, str, int]]:
+    """A scan of the cards as they are now: nothing kept in the game, no zone's effects looked up."""
+    kept, game.card_scans = game.card_scans, None
+    zones, in_play._ZONE_EFFECTS = in_play._ZONE_EFFECTS, {}
+    try:
+        return _scan(effects_of(game, player) if sort is None else effects_of_sort(game, player, sort))
+    finally:
+        game.card_scans = kept
+        in_play._ZONE_EFFECTS = zones
+
+
+def _cards(game: GameState) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(player, attribute, tuple(card.uid for card in getattr(game.players[player], attribute)))
+            for player in PLAYERS for attribute in ZONE_ATTRIBUTES.values()]
+
+
+def _face_up_monsters(game: GameState) -> set[str]:
+    return {m.uid for player in PLAYERS for m in game.players[player].monsters if m.face_up}
+
+
+def _negated(game: GameState) -> list[str]:
+    return sorted(expiry.uid for expiry in game.expiring if expiry.kind == "negated")
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """After every transition: the kept scans equal fresh ones, and a transition whose callbacks
+    all keep the cards kept them (the count of transitions checked is yielded)."""
+    count = [0]
+    take = runtime.DuelRuntime._take
+
+    def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, **options: Any) -> None:
+        game = self.game
+        before, negated, face_up = _cards(game), _negated(game), _face_up_monsters(game)
+        take(self, level, transition, **options)
+        if all(name in CARDS_STAY for name in transition.spec.callbacks):
+            assert _cards(game) == before, f"{transition.spec.id} moved a card"
+            assert face_up <= _face_up_monsters(game), f"{transition.spec.id} turned a monster face-down"
+            assert _negated(game) == negated, f"{transition.spec.id} changed a negation"
+        for player in PLAYERS:
+            if game.card_scans is not None and player in game.card_scans:
+                assert _scan(effects_of(game, player)) == _fresh(game, player, None), transition.spec.id
+            for sort in SORTS:
+                if game.card_scans is not None and f"{sort}:{player}" in game.card_scans:
+                    assert _scan(effects_of_sort(game, player, sort)) == _fresh(game, player, sort)
+        count[0] += 1
+
+    monkeypatch.setattr(runtime.DuelRuntime, "_take", checked_take)
+    yield count
+
+
+@pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 3), (MIXED_DECK, 8), (MIXED_DECK, 13), (VANILLA_DECK, 4)])
+def test_kept_effects_are_what_a_fresh_scan_finds(checked: list[int], deck: tuple[str, ...], seed: int) -> None:
+    duel = Duel.new_game(list(deck), list(deck), seed=seed, auto_pass=True, trace=False)
+    play_randomly(duel, seed, 600)
+    assert checked[0] > 1000  # whole turns were played and checked
+
+
+def test_the_sorts_are_filters_of_the_effects_in_their_order() -> None:
+    duel = play_randomly(Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=21, auto_pass=True), 21, 150)
+    game = duel.game
+    for player in PLAYERS:
+        everything = effects_of(game, player)
+        assert everything  # the mixed deck's cards have effects
+        for sort, keep in SORTS.items():
+            assert _scan(effects_of_sort(game, player, sort)) == _scan([e for e in everything if keep(e[3])])
