@@ -15,8 +15,8 @@ from helpers import play_randomly
 
 from ygo_fsm import Duel, in_play, runtime
 from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
-from ygo_fsm.in_play import SORTS, effects_of, effects_of_sort
 from ygo_fsm.game import PLAYERS
+from ygo_fsm.in_play import SORTS, effects_of, effects_of_sort
 from ygo_fsm.registry import CARDS_STAY
 from ygo_fsm.state import ZONE_ATTRIBUTES, GameState
 
