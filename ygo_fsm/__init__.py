@@ -19,9 +19,10 @@ fails on any import circle, typing-only imports included):
    JSON, equality, the state key).
 3. The rules — ``continuous`` (the continuous effects in force, read by the others), ``in_play``
    (which effects of a player's cards can be used where they are), ``multi_target`` (several
-   targets, chosen one at a time), ``effects``, ``equips``, ``events``, ``movements`` (card movements the rules share), ``operations``,
-   ``chain``, ``battle``, ``summon``, ``priority`` and ``rules`` (the guards, callbacks and
-   choosers the machines name): small functions that read and change a ``GameState``.
+   targets, chosen one at a time), ``effects``, ``equips``, ``events``, ``movements`` (card
+   movements the rules share), ``operations``, ``chain``, ``battle``, ``summon``, ``priority``
+   and ``rules`` (the guards, callbacks and choosers the machines name): small functions that
+   read and change a ``GameState``.
 4. The runtime — ``engine`` (the declared machines built once into ``transitions`` machines);
    ``placing`` (a setup's cards put in their zones); ``runtime`` (one duel's frames: options,
    taking transitions, settling, trace records); ``duel_value`` (copy, equality, save/load).
