@@ -12,7 +12,7 @@ import contextlib
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_chain_properties import setups
 
@@ -357,6 +357,12 @@ def test_a_trace_file_has_a_header_and_replays_and_narrates_alone(tmp_path: Any)
         raise AssertionError("a trace without a header replayed")
 
 
+def _deck(duel: Duel, player: str) -> tuple[str, ...]:
+    """The player's deck, top first, by uid: a draw leaves the rest of it as it was; a card taken
+    from further down means the player looked through it (an effect choosing from the deck)."""
+    return tuple(card.uid for card in duel.players[player].deck_cards)
+
+
 def _public(duel: Duel, viewer: str) -> list[tuple[str, str, str | None, bool]]:
     """What is face-up for everyone, read straight from the game state: each player's face-up
     field cards, graveyard and banished cards (and the viewer's own hand and Set cards)."""
@@ -370,21 +376,36 @@ def _public(duel: Duel, viewer: str) -> list[tuple[str, str, str | None, bool]]:
     return sorted(shown, key=str)
 
 
+def _searched_deck(top: str, second: str) -> dict[str, Any]:
+    cards = [{"card": "rogue_mercenaries", "zone": "monster"}, {"card": "rogue_mercenaries", "zone": "monster"},
+             {"card": "cyclone"}, {"card": "soul_rope", "zone": "spell_trap"}, {"card": top, "zone": "deck"},
+             {"card": second, "zone": "deck"}, *({"card": "beetle_armor_knight", "zone": "deck"},) * 2]
+    return {"A": {"hand": 1, "deck": 5, "cards": cards}, "B": {"hand": 1, "deck": 5, "cards": []}}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variants=hidden_variants(), seed=st.integers(0, 2**32))
+@example(variants=("A", _searched_deck("beetle_armor_knight", "blue_eyes_shining_dragon"),
+                   _searched_deck("blue_eyes_shining_dragon", "beetle_armor_knight")), seed=0)
 def test_states_differing_only_in_hidden_information_look_the_same_after_play(
         variants: tuple[str, dict[str, Any], dict[str, Any]], seed: int) -> None:
     """The same after play (Look): the viewer takes the same actions — chosen from what they are
     shown — in both duels and the other player passes; as long as the public cards are the same
-    in both (nothing hidden has been revealed), the viewer's observation and options are equal."""
+    in both (nothing hidden has been revealed) and the viewer has not looked through their deck
+    (an effect choosing a card from it: its owner sees the whole deck), the viewer's observation and
+    options are equal."""
     import random
 
     viewer, base, other = variants
     first, second = (duel_of(players, turn_player=viewer, named=False) for players in (base, other))
+    decks = [_deck(duel, viewer) for duel in (first, second)]
     choose = random.Random(seed).choice
     for _ in range(60):
         if first.is_over or second.is_over or _public(first, viewer) != _public(second, viewer):
             break  # a hidden card was revealed (or the duel ended): the views may now differ
+        if any(_deck(duel, viewer) != deck[len(deck) - len(_deck(duel, viewer)):]
+               for duel, deck in zip((first, second), decks, strict=True)):
+            break  # the viewer searched their deck (「ソウル・ロープ」): they looked through it
         assert first.observation(viewer) == second.observation(viewer)
         if first.priority == viewer:
             offered = [str(a) for a in first.legal_actions()]
