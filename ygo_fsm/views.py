@@ -509,7 +509,8 @@ def observe(game: GameState, player: str) -> Observation:
     """What ``player`` may know of ``game`` now."""
     if player not in PLAYERS:
         raise ValueError(f"unknown player {player!r}; players are A and B")
-    hidden = hidden_from(game, player)
+    # what is hidden from the player matters here only for the cards the chain and the attack name
+    hidden = hidden_from(game, player) if game.chain or game.attack is not None else {}
 
     def ref(uid: str | None) -> str | None:
         found = hidden.get(uid) if uid is not None else None
