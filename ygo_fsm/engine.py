@@ -147,6 +147,8 @@ class CompiledTransition:
     """The profile it is scoped to (its spec's ``profile``), looked up once."""
     enters: tuple[tuple[str, str], ...] = ()
     """The machines entering its destination starts, outermost first: (machine id, initial state)."""
+    event_name: str = ""
+    """Its event (``spec.event``), looked up once."""
     record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")
     """What every trace record of it says the same: (machine id, source, dest, event, transition id, rule)."""
 
@@ -189,6 +191,10 @@ class StateRuntime:
     """``by_role[Actor.turn_player]``, looked up once."""
     opponent_actions: tuple[CompiledTransition, ...] = ()
     """``by_role[Actor.opponent]``, looked up once."""
+    terminal: bool = False
+    """``spec.terminal``, looked up once."""
+    final: bool = False
+    """``spec.final``, looked up once."""
 
 
 def _as_condition(check: Guard) -> Any:
@@ -233,7 +239,8 @@ class Rulebook:
                        for role in (Actor.turn_player, Actor.opponent)}
             self.runtime[machine][state] = StateRuntime(state_spec, players, self._engine[key],
                                                         self._done[key], self._enters(machine, state), by_role,
-                                                        by_role[Actor.turn_player], by_role[Actor.opponent])
+                                                        by_role[Actor.turn_player], by_role[Actor.opponent],
+                                                        state_spec.terminal, state_spec.final)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -279,6 +286,7 @@ class Rulebook:
                     moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
                     profile=t.profile,
                     enters=self._enters(spec.id, t.dest),
+                    event_name=t.event,
                     record_head=(spec.id, t.source, t.dest, t.event, t.id, t.rule),
                 )
             )

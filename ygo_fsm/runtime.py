@@ -310,40 +310,49 @@ class DuelRuntime:
         if holder is None:
             return []
         turn_player = holder == game.turn_player
-        options: list[Option] = []
-        handled: set[str] = set()
         if game.scans is None:
             game.scans = {}  # the state holds still while its options are enumerated
         if game.card_scans is None:
             game.card_scans = {}
         frames = game.frames
         runtime = self.rulebook.runtime
+        options: list[Option] = []
+        handled: set[str] | None = None  # the events an inner frame offers (they hide the same event further out)
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
             state = runtime[frame.machine][frame.state]
             candidates = state.turn_player_actions if turn_player else state.opponent_actions
             if not candidates:
                 continue
-            here: list[str] = []
+            here: list[str] | None = None
             for transition in candidates:
-                spec = transition.spec
-                if spec.event in handled or not (transition.unguarded or transition.enabled(frame)):
+                event = transition.event_name
+                if (handled is not None and event in handled) or not (transition.unguarded
+                                                                       or transition.enabled(frame)):
                     continue
+                chooser = transition.chooser
                 chosen: list[Choice] | None = None
-                if transition.chooser is not None:
-                    chosen = transition.chooser(frame)
+                if chooser is not None:
+                    chosen = chooser(frame)
                     if not chosen:
                         continue
-                if spec.event in here:
+                if here is None:
+                    here = [event]
+                elif event in here:
                     raise EngineError(
-                        f"{self.state}: transitions for {spec.event!r} in {frame.machine}.{frame.state} are "
+                        f"{self.state}: transitions for {event!r} in {frame.machine}.{frame.state} are "
                         f"enabled together with no declared precedence")
-                here.append(spec.event)
+                else:
+                    here.append(event)
                 if chosen is None:
                     options.append((holder, level, transition, None))
                 else:
                     options.extend([(holder, level, transition, choice) for choice in chosen])
-            handled.update(here)
+            if here is not None:
+                if handled is None:
+                    handled = set(here)
+                else:
+                    handled.update(here)
         return options
 
     def _enter_children(self, enters: tuple[tuple[str, str], ...] | None = None) -> None:
@@ -426,8 +435,7 @@ class DuelRuntime:
                 game.card_scans = {}
             frame = frames[-1]
             here = runtime[frame.machine][frame.state]
-            state = here.spec
-            if state.terminal:
+            if here.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
             chosen = None
@@ -444,7 +452,7 @@ class DuelRuntime:
                     runaway.append(chosen)
                 self._take(len(frames) - 1, chosen, actor="engine")
                 continue
-            if state.final and len(frames) > 1:
+            if here.final and len(frames) > 1:
                 frames.pop()
                 game.scans = {}  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
@@ -462,7 +470,7 @@ class DuelRuntime:
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
             if self.auto_pass and len(options) == 1:
                 holder, level, transition, option = options[0]
-                if option is None and transition.spec.event == PASS and holder in self.auto_pass:
+                if option is None and transition.event_name == PASS and holder in self.auto_pass:
                     self._history.append(_PASSES[holder])
                     game.actor = holder
                     try:
