@@ -62,6 +62,12 @@ def test_run_benchmark_reports_every_figure() -> None:
         for key in ("transitions_per_duel", "decisions_per_duel", "forced_passes_per_duel", "winners"):
             assert with_trace[key] == without[key]
 
+    environment = result["environment"]  # the env extra is installed with the test extras
+    assert environment["duels"] == 1
+    assert environment["steps_per_duel"] > 0 and 0 < environment["observe_share"] < 1
+    for key in ("duels_per_s", "steps_per_s"):
+        assert _positive(environment[key])
+
     rendering = result["render"]
     assert _positive(rendering["render_s_without_svg"])
     if shutil.which("dot") is None:

@@ -30,7 +30,8 @@ fails on any import circle, typing-only imports included):
    trace files).
 6. The interfaces — ``scenario``, ``render`` (over ``diagram_text``, ``render_dot`` and
    ``render_mermaid``), ``cli`` (over ``cli_io`` and ``cli_scenarios``), ``bench`` (with its
-   sections ``bench_base``, ``bench_play``, ``bench_dispatch``, ``bench_value``, ``bench_duels``).
+   sections ``bench_base``, ``bench_play``, ``bench_dispatch``, ``bench_value``, ``bench_duels``,
+   ``bench_env``).
 """
 
 from .cards import CardSpec, default_library, load_library, merge

@@ -64,6 +64,12 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     the engine before this section existed: at least 5× its duels/s with auto-pass on, 2× with
     it off — compared by running the same section on both versions, not asserted here.
 
+(g) ``environment`` — the same kind of duels as an agent plays them, through the PettingZoo
+    environment (:func:`ygo_fsm.env.raw_env`: its default decks, auto-pass on, no trace), each
+    action drawn among the acting duel's ``legal_action_indices()``: ``duels_per_s``,
+    ``steps_per_s`` and ``observe_share`` (the time spent observing: the vector and the mask).
+    ``null`` when the ``env`` extra is not installed (:mod:`ygo_fsm.bench_env`).
+
 Targets (the foundation issue's Benchmark v1): creation ≤ 100 µs and ≤ 20 KiB per duel,
 ``ratio`` ≤ 20, rendering ≤ 2 s. They are *measured and reported* (``targets`` and
 ``meets_targets`` next to each figure), never asserted: the benchmark does not fail when a
@@ -116,6 +122,7 @@ from .bench_duels import (
     measure_full_duels,
     play_full_duels,
 )
+from .bench_env import measure_environment
 from .bench_play import measure_play, random_play
 from .bench_value import measure_creation, measure_render, measure_state, sample_positions
 from .engine import default_rulebook
@@ -184,6 +191,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
     state = measure_state(seed, repeats=repeats, setup=setup)
     rendering = measure_render(list(rulebook.specs.values())) if render else None
     full = measure_full_duels(full_duels, seed) if full_duels > 0 else None
+    environment = measure_environment(full_duels, seed) if full_duels > 0 else None
     notes = [
         "Targets are measured and reported, never asserted; timings depend on the machine.",
         "create_bytes_per_duel counts what tracemalloc sees still allocated while the duels are "
@@ -195,6 +203,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "ratio = random_play.us_per_transition / dict_dispatch.us_per_transition.",
         "full_duels: duels_per_s includes setup (Setup.from_decks and Duel creation), duels_per_s_play is play "
         "only, duels_per_cpu_s counts process time (setup and play); decisions are the agents' choices.",
+        "environment: an agent's steps through the PettingZoo environment; null without the env extra.",
     ]
     if not dispatch["verified"]:
         notes.append("WARNING: the dict replay did not reproduce the recorded play; ratio is not meaningful.")
@@ -214,6 +223,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "state": state,
         "render": rendering,
         "full_duels": full,
+        "environment": environment,
         "total_s": round(time.perf_counter() - started, 3),
         "notes": notes,
     }
