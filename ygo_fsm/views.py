@@ -12,7 +12,9 @@ and face-up banished cards — https://yugipedia.com/wiki/Look).
 
 :func:`observe` builds that knowledge as an :class:`Observation`: frozen dataclasses of plain
 values (ints, strings, bools, tuples), equal whenever the player's knowledge is equal — two
-duels that differ only in what the player may not know give equal observations.
+duels that differ only in what the player may not know give equal observations. The parts:
+:mod:`ygo_fsm.hiding` (which cards are hidden from a viewer, and their places),
+:mod:`ygo_fsm.observation` (the observation) and this module (masking keys, labels and narration).
 
 A card hidden from a player is named, wherever that player is shown it (an option key or
 label of ``Duel.legal_actions()``, a line of ``Duel.trace_for(player)``), by its place:
@@ -25,13 +27,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from . import continuous
 from .game import PLAYERS, Zone
-from .priority import holder
+from .hiding import HIDING_ZONES, Hidden, hidden_from, known_to, place_ref, place_text
+from .observation import CardView, ChainLinkView, Observation, PlayerView, observe
 from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
 __all__ = [
@@ -44,86 +45,16 @@ __all__ = [
     "hidden_among",
     "hidden_from",
     "key_uids",
+    "known_to",
     "mask_key",
     "mask_label",
     "mask_text",
     "observe",
     "place_ref",
+    "place_text",
     "record_views",
     "sight",
 ]
-
-_HIDING_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.deck)
-"""The zones where a card may be hidden from a player: only the deck from its own player."""
-
-
-def place_ref(player: str, zone: Zone, index: int) -> str:
-    """How a card is named by its place: ``B.spell_trap.2`` (``index`` counts from 0)."""
-    return f"{player}.{zone.value}.{index + 1}"
-
-
-def place_text(player: str, zone: Zone, index: int) -> str:
-    """The place in words, for labels and narration: ``B的魔法与陷阱区域第2张里侧表示的卡``."""
-    return f"{player}的{_ZONE_TEXT[zone]}第{index + 1}张{'里侧表示的卡' if zone in _FIELD else '卡'}"
-
-
-_ZONE_TEXT = {Zone.hand: "手卡", Zone.monster: "怪兽区域", Zone.spell_trap: "魔法与陷阱区域",
-              Zone.graveyard: "墓地", Zone.deck: "卡组", Zone.banished: "除外区", Zone.lingering: "场上"}
-_FIELD = (Zone.monster, Zone.spell_trap)
-
-
-def known_to(viewer: str, player: str, zone: Zone, card: CardInstance) -> bool:
-    """Whether ``viewer`` may know which card ``card`` is, in ``player``'s ``zone``: the hand
-    only to its holder; a face-down card on the field only to its controller; no deck card to
-    anyone (the order is unknown); graveyard, banished and face-up cards to both."""
-    if zone is Zone.deck:
-        return False
-    if zone is Zone.hand:
-        return viewer == player
-    if zone in _FIELD:
-        return card.face_up or viewer == player
-    return True
-
-
-class Hidden(NamedTuple):
-    """One card hidden from a viewer: what it is (for masking) and where it is."""
-
-    uid: str
-    name: str
-    player: str
-    zone: Zone | None
-    """``None`` for a monster being Set, taken out and in no zone."""
-    place: int
-    """Its place in the zone, from 0."""
-
-    @property
-    def ref(self) -> str:
-        """``B.spell_trap.2``."""
-        return place_ref(self.player, self.zone, self.place) if self.zone is not None else f"{self.player}.summon.1"
-
-    @property
-    def text(self) -> str:
-        """The place in words."""
-        return place_text(self.player, self.zone, self.place) if self.zone is not None else \
-            f"{self.player}正在覆盖放置的怪兽"
-
-
-def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
-    """The named cards ``viewer`` may not know, by uid. A monster being summoned (not Set) is
-    shown from its declaration (001 【怪兽通常召唤…】３ 公开确认…); a monster being Set stays hidden
-    while it is taken out (…里侧表示通常召唤的场合不公开)."""
-    hidden: dict[str, Hidden] = {}
-    summon = game.summon
-    shown = summon.uid if summon is not None and summon.kind != "set" else None
-    for player in PLAYERS:
-        state = game.players[player]
-        for zone in _HIDING_ZONES if player != viewer else (Zone.deck,):
-            for index, card in enumerate(state.zone_list(zone)):
-                if card.uid != shown and not known_to(viewer, player, zone, card):
-                    hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
-    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
-        hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, summon.player, None, 0)
-    return hidden
 
 
 def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
@@ -169,7 +100,7 @@ def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, H
     return hidden
 
 
-_ZONE_CARDS = tuple((zone, zone in _HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
+_ZONE_CARDS = tuple((zone, zone in HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
 """Each zone, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order, and whether a card there may be hidden."""
 _ATTRIBUTES = tuple(ZONE_ATTRIBUTES.values())
 
@@ -370,166 +301,6 @@ def mask_text(line: str, hidden: dict[str, Hidden], shown_names: Iterable[str] =
 # --- the observation -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CardView:
-    """A card as a player sees it. A card hidden from the player has only its ``place``,
-    ``face_up`` (``False``) and, for a monster, its battle ``position`` (a face-down monster
-    is in Defense Position, which both see); every other field is ``None``."""
-
-    place: int
-    """Its place in the zone, from 1."""
-    face_up: bool
-    position: str | None = None
-    """``attack`` or ``defence`` for a card in the monster zone, else ``None``."""
-    uid: str | None = None
-    card: str | None = None
-    """The library card id (``""`` for a monster given only by name and stats)."""
-    name: str | None = None
-    atk: int | None = None
-    defence: int | None = None
-    level: int | None = None
-    set_this_turn: bool = False
-    """A card on the field Set (or Set-summoned) this turn: both players saw it happen."""
-
-    @property
-    def hidden(self) -> bool:
-        return self.uid is None
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One player's side as the viewer sees it."""
-
-    player: str
-    lp: int
-    hand_count: int
-    hand: tuple[CardView, ...]
-    """The named cards in the hand: the viewer's own (the opponent's hand: ``()``, only its count)."""
-    deck_count: int
-    monsters: tuple[CardView, ...]
-    spell_traps: tuple[CardView, ...]
-    graveyard_count: int
-    graveyard: tuple[CardView, ...]
-    """The named cards in the graveyard, in order (public)."""
-    banished: tuple[CardView, ...]
-    lingering: tuple[CardView, ...]
-    """Resolved cards whose effect still applies this turn (「ラストバトル！」), public."""
-
-
-@dataclass(frozen=True)
-class ChainLinkView:
-    """A chain link: the activated card is face-up, so all of it is public but a hidden target."""
-
-    number: int
-    controller: str
-    uid: str
-    """The activated card's uid (its place, should it be hidden again: back in a hand or Set)."""
-    card: str
-    name: str
-    spell_speed: int
-    target: str | None
-    """The target's uid, or its place (``B.spell_trap.1``) when the viewer may not know it."""
-    negated: bool
-    more_targets: tuple[str, ...] = ()
-    """Its other targets, named as ``target`` is, for an effect taking several (``target_count:``)."""
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What ``player`` may know of the duel now (see the module docstring).
-
-    ``players`` holds both sides, ``A`` first; ``you`` and ``opponent`` pick them. ``to_act``
-    is the player who must act (``None`` once the duel is over). ``attacker`` and
-    ``attack_target`` name the attack in progress (uids, or the place of a face-down target;
-    ``"direct"`` for a direct attack). :meth:`to_dict` gives plain JSON-able data.
-    """
-
-    player: str
-    turn: int
-    turn_player: str
-    phase: str
-    """The ``turn`` machine's state: ``main_phase_1``, ``battle_phase`` …"""
-    state: str
-    """The full state path (public: both players see the game's procedure)."""
-    to_act: str | None
-    players: tuple[PlayerView, PlayerView]
-    chain: tuple[ChainLinkView, ...]
-    attacker: str | None
-    attack_target: str | None
-    is_over: bool
-    winner: str | None
-
-    @property
-    def you(self) -> PlayerView:
-        return self.side(self.player)
-
-    @property
-    def opponent(self) -> PlayerView:
-        return self.side("B" if self.player == "A" else "A")
-
-    def side(self, player: str) -> PlayerView:
-        return self.players[PLAYERS.index(player)]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def _card_view(game: GameState, viewer: str, player: str, zone: Zone, index: int, card: CardInstance) -> CardView:
-    position = card.position.value if zone is Zone.monster else None
-    set_this_turn = zone in _FIELD and not card.face_up and card.set_turn == game.turn
-    if not known_to(viewer, player, zone, card):
-        return CardView(index + 1, False, position, set_this_turn=set_this_turn)
-    stats = card.card is None or card.card.type.value == "monster"
-    # on the field, ATK/DEF with the continuous effects in force (an Equip Spell, a Field Spell …)
-    atk, defence = ((continuous.atk(game, card), continuous.defence(game, card)) if zone is Zone.monster
-                    else (card.atk, card.defence))
-    return CardView(index + 1, card.face_up, position, card.uid, card.card.id if card.card else "", card.name,
-                    atk if stats else None, defence if stats else None, card.level if stats else None,
-                    set_this_turn)
-
-
-def _zone(game: GameState, viewer: str, player: str, zone: Zone) -> tuple[CardView, ...]:
-    cards = game.players[player].zone_list(zone)
-    return tuple(_card_view(game, viewer, player, zone, index, card) for index, card in enumerate(cards))
-
-
-def _player_view(game: GameState, viewer: str, player: str) -> PlayerView:
-    state = game.players[player]
-    return PlayerView(
-        player=player, lp=state.lp, hand_count=state.hand,
-        hand=_zone(game, viewer, player, Zone.hand) if viewer == player else (),
-        deck_count=state.deck,
-        monsters=_zone(game, viewer, player, Zone.monster),
-        spell_traps=_zone(game, viewer, player, Zone.spell_trap),
-        graveyard_count=state.graveyard, graveyard=_zone(game, viewer, player, Zone.graveyard),
-        banished=_zone(game, viewer, player, Zone.banished), lingering=_zone(game, viewer, player, Zone.lingering))
-
-
-def observe(game: GameState, player: str) -> Observation:
-    """What ``player`` may know of ``game`` now."""
-    if player not in PLAYERS:
-        raise ValueError(f"unknown player {player!r}; players are A and B")
-    # what is hidden from the player matters here only for the cards the chain and the attack name
-    hidden = hidden_from(game, player) if game.chain or game.attack is not None else {}
-
-    def ref(uid: str | None) -> str | None:
-        found = hidden.get(uid) if uid is not None else None
-        return found.ref if found is not None else uid
-
-    chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid),
-                                link.name, link.spell_speed, ref(link.target), link.negated,
-                                tuple(ref(uid) or uid for uid in link.more_targets)) for link in game.chain)
-    attack = game.attack
-    target = None if attack is None else ("direct" if attack.direct else ref(attack.target))
-    attacker = ref(attack.attacker) if attack is not None else None
-    return Observation(
-        player=player, turn=game.turn, turn_player=game.turn_player,
-        phase=game.frames[0].state if game.frames else "", state=game.path, to_act=holder(game),
-        players=(_player_view(game, player, "A"), _player_view(game, player, "B")),
-        chain=chain, attacker=attacker, attack_target=target,
-        is_over=game.is_over, winner=game.winner)
-
-
 def mask_record(game: GameState | Sight, viewer: str, choice: str | None,
                 detail: Iterable[str]) -> tuple[str | None, tuple[str, ...]] | None:
     """A trace record's option and narration as ``viewer`` may see them now (hidden cards
@@ -580,9 +351,3 @@ def record_views(seen: Sight, choice: str | None, detail: tuple[str, ...]) -> tu
         if masked is not None:
             views.append({"player": player, "choice": masked[0], "detail": masked[1]})
     return tuple(views)
-
-
-def _card_id(game: GameState, uid: str) -> str:
-    found = game.find(uid)
-    card = found[2].card if found is not None else None
-    return card.id if card is not None else ""
