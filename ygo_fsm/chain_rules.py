@@ -4,9 +4,8 @@ name in :mod:`ygo_fsm.registry`)."""
 from __future__ import annotations
 
 from . import chain, effects, multi_target, priority
-from .cards import TargetCount
 from .registry import _acting, _choice, callback, cards_stay, chooser, guard
-from .state import Choice, Frame, Link
+from .state import Choice, Frame
 
 # --- priority with activations and phase effects (issue: chains) ----------------------------
 
@@ -79,23 +78,11 @@ def chain_responses(frame: Frame) -> list[Choice]:
     return effects.chain_responses(game, priority.holder(game) or game.turn_player)
 
 
-def _declaring(frame: Frame) -> tuple[Link, TargetCount] | None:
-    """The newest link and its effect's target count, while its player is still choosing its targets."""
-    game = frame.game
-    link = game.chain[-1] if game.chain else None
-    if link is None or not link.declaring_targets:
-        return None
-    found = game.find(link.uid)
-    spec = found[2].card if found is not None else None
-    count = spec.effects[link.effect].target_count if spec is not None else None
-    return None if count is None else (link, count)
-
-
 @guard
 def declaring_targets(frame: Frame) -> bool:
     """The newest link's effect takes several targets and its player is still choosing them: they
     are all chosen on activation, before anyone may respond (Yugipedia "Target")."""
-    return _declaring(frame) is not None
+    return effects.declaring(frame.game) is not None
 
 
 @guard
@@ -109,8 +96,8 @@ def may_add_target(frame: Frame) -> bool:
 def enough_targets(frame: Frame) -> bool:
     """The link being activated has as many targets as its effect needs (one for "up to N", N for
     "exactly N": 「～２枚を対象として」; Yugipedia "Target")."""
-    declaring = _declaring(frame)
-    return declaring is not None and multi_target.enough(*declaring)
+    being_declared = effects.declaring(frame.game)
+    return being_declared is not None and multi_target.enough(being_declared[0], being_declared[3])
 
 
 @chooser

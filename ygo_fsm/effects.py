@@ -40,6 +40,7 @@ from .cards import (
     Op,
     Phase,
     Target,
+    TargetCount,
     Timing,
 )
 from .continuous import destruction_determined
@@ -47,7 +48,7 @@ from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
 from .in_play import SET_ZONES, effects_of_sort
 from .in_play import effects_of as effects_of  # a public name of this module before ygo_fsm.in_play
 from .spec import ActivationLimit
-from .state import CardInstance, Choice, Expiry, GameState
+from .state import CardInstance, Choice, Expiry, GameState, Link
 
 
 def find(game: GameState, uid: str) -> tuple[str, Zone, CardInstance] | None:
@@ -259,16 +260,26 @@ def _single_targets(game: GameState, controller: str, card: CardInstance, effect
     return options
 
 
-def further_targets(game: GameState) -> list[Choice]:
-    """The cards the newest link's player may add to its targets (:mod:`ygo_fsm.multi_target`):
-    those that fit its effect and are not chosen yet, while it has room for more."""
+def declaring(game: GameState) -> tuple[Link, CardInstance, EffectSpec, TargetCount] | None:
+    """The newest link, its card, its effect and how many targets it takes, while its player is
+    still choosing those targets (:mod:`ygo_fsm.multi_target`); ``None`` otherwise."""
     link = game.chain[-1] if game.chain else None
     found = find(game, link.uid) if link is not None and link.declaring_targets else None
     if link is None or found is None or found[2].card is None:
+        return None
+    effect = found[2].card.effects[link.effect]
+    count = effect.target_count
+    return None if count is None else (link, found[2], effect, count)
+
+
+def further_targets(game: GameState) -> list[Choice]:
+    """The cards the newest link's player may add to its targets (:mod:`ygo_fsm.multi_target`):
+    those that fit its effect and are not chosen yet, while it has room for more."""
+    being_declared = declaring(game)
+    if being_declared is None:
         return []
-    card = found[2]
-    effect = card.card.effects[link.effect]  # type: ignore[union-attr]
-    if effect.target_count is None or not multi_target.room_for_more(link, effect.target_count):
+    link, card, effect, count = being_declared
+    if not multi_target.room_for_more(link, count):
         return []
     return [Choice(uid, _card_label(game, uid))
             for uid in multi_target.further(link, _single_targets(game, link.controller, card, effect))]
