@@ -56,10 +56,10 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     count = [0]
     take = runtime.DuelRuntime._take
 
-    def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, **options: Any) -> None:
+    def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, *options: Any) -> None:
         game = self.game
         before, negated, face_up = _cards(game), _negated(game), _face_up_monsters(game)
-        take(self, level, transition, **options)
+        take(self, level, transition, *options)
         if all(name in CARDS_STAY for name in transition.spec.callbacks):
             assert _cards(game) == before, f"{transition.spec.id} moved a card"
             assert face_up <= _face_up_monsters(game), f"{transition.spec.id} turned a monster face-down"

@@ -310,7 +310,7 @@ class Duel(DuelValue):
                 game = self.game
                 game.choice, game.actor = choice, holder
                 try:
-                    self._take(level, transition, actor=holder)
+                    self._take(level, transition, holder)
                 finally:
                     game.choice = game.actor = None
                 self._settle()

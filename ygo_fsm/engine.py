@@ -59,7 +59,10 @@ Ties and errors
     transitions at once, have no declared precedence: the engine raises
     :class:`~ygo_fsm.errors.EngineError` instead of taking file order (precedence is
     declared with ``unless:``). So does a state that is not final or terminal and offers
-    neither an action nor an engine transition.
+    neither an action nor an engine transition. Where the declarations themselves rule a tie
+    out (each pair is split by a guard one has and the other has as ``unless``, or by
+    profile: :func:`exclusive`), the engine takes the first enabled transition without
+    evaluating the others: guards are functions of the state, so no other can hold.
 
 Sharing
     A :class:`Rulebook` loads and validates the declarations and builds one
@@ -69,7 +72,7 @@ Sharing
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -151,6 +154,19 @@ class CompiledTransition:
     """Its event (``spec.event``), looked up once."""
     record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")
     """What every trace record of it says the same: (machine id, source, dest, event, transition id, rule)."""
+    check: Guard | None = field(default=None, init=False, compare=False)
+    """What the runtime calls to know whether it is enabled on a frame: ``None`` when it is
+    :attr:`unguarded`, its one guard when that is all it declares, else :meth:`enabled`."""
+
+    def __post_init__(self) -> None:
+        check: Guard | None
+        if self.unguarded:
+            check = None
+        elif len(self.guards) == 1 and not self.unless and self.profile is None:
+            check = self.guards[0]
+        else:
+            check = self.enabled
+        object.__setattr__(self, "check", check)
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -174,6 +190,25 @@ class CompiledTransition:
         self.transition.take_frame(frame)
 
 
+PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None]
+"""A player transition as the option search reads it: the transition, its event, its
+:attr:`~CompiledTransition.check` and its chooser."""
+OptionPlan = tuple[tuple[PlanEntry, ...], bool]
+"""A state's player transitions for one role as the option search reads them, and whether the
+search must note the events they offer: one of their events is declared twice in the state (a
+tie to detect), or is declared in another state too (which may be a frame further in or out,
+whose same event it hides or is hidden by)."""
+
+
+def option_plan(actions: tuple[CompiledTransition, ...], nested_events: set[str]) -> OptionPlan:
+    """The :data:`OptionPlan` of ``actions``; ``nested_events`` are the events of the player
+    transitions of the states that can be active further in or further out than theirs."""
+    events = {t.event_name for t in actions}
+    tie = any(not exclusive(tuple(t for t in actions if t.event_name == event)) for event in events)
+    notes = tie or bool(events & nested_events)
+    return tuple((t, t.event_name, t.check, t.chooser) for t in actions), notes
+
+
 @dataclass(frozen=True)
 class StateRuntime:
     """What the runtime needs of one declared state, looked up once per (machine, state)."""
@@ -195,6 +230,31 @@ class StateRuntime:
     """``spec.terminal``, looked up once."""
     final: bool = False
     """``spec.final``, looked up once."""
+    engine_exclusive: bool = False
+    """No two of its engine transitions can be enabled together, by declaration (:func:`exclusive`):
+    settling takes the first enabled one without evaluating the rest."""
+    done_exclusive: bool = False
+    """The same for its ``done`` transitions."""
+    turn_player_plan: OptionPlan = ((), False)
+    """How the option search reads :attr:`turn_player_actions` (:data:`OptionPlan`)."""
+    opponent_plan: OptionPlan = ((), False)
+    """The same for :attr:`opponent_actions`."""
+
+
+
+
+def exclusive(transitions: tuple[CompiledTransition, ...]) -> bool:
+    """Whether no two of ``transitions`` can be enabled on the same state, as declared: for every
+    pair, a guard of one is an ``unless`` of the other, or they are scoped to different profiles.
+    Guards are functions of the state alone, so such a pair never holds together: the tie the
+    engine raises on cannot arise, and the first enabled transition is the only one."""
+    for index, first in enumerate(transitions):
+        for second in transitions[index + 1:]:
+            if not (set(first.guards) & set(second.unless) or set(second.guards) & set(first.unless)
+                    or (first.profile is not None and second.profile is not None
+                        and first.profile != second.profile)):
+                return False
+    return True
 
 
 def _as_condition(check: Guard) -> Any:
@@ -237,10 +297,12 @@ class Rulebook:
             players = self._players[key]
             by_role = {role: tuple(t for t in players if t.spec.actor in (role, Actor.priority_holder))
                        for role in (Actor.turn_player, Actor.opponent)}
-            self.runtime[machine][state] = StateRuntime(state_spec, players, self._engine[key],
-                                                        self._done[key], self._enters(machine, state), by_role,
-                                                        by_role[Actor.turn_player], by_role[Actor.opponent],
-                                                        state_spec.terminal, state_spec.final)
+            self.runtime[machine][state] = StateRuntime(
+                state_spec, players, self._engine[key], self._done[key], self._enters(machine, state), by_role,
+                by_role[Actor.turn_player], by_role[Actor.opponent], state_spec.terminal, state_spec.final,
+                exclusive(self._engine[key]), exclusive(self._done[key]),
+                option_plan(by_role[Actor.turn_player], self._nested_events(machine, state)),
+                option_plan(by_role[Actor.opponent], self._nested_events(machine, state)))
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -301,6 +363,26 @@ class Rulebook:
                 c for c in out if not c.spec.is_player_action and c.spec.event != DONE_EVENT
             )
             self._done[key] = tuple(c for c in out if c.spec.event == DONE_EVENT)
+
+    def _nested_events(self, machine: str, state: str) -> set[str]:
+        """The events of the player transitions of every state that can be active at the same
+        time as ``machine.state``, in a frame further out (a state running ``machine``, or one
+        running such a state's machine, …) or further in (any state of a machine it runs, …)."""
+        runs = {key: spec.machine for key, spec in self._states.items() if spec.machine is not None}
+        outer: set[tuple[str, str]] = set()  # the states that run this machine, and so on outwards
+        machines = {machine}
+        while machines:
+            found = {key for key, child in runs.items() if child in machines} - outer
+            outer |= found
+            machines = {m for m, _ in found}
+        inner: set[str] = set()  # the machines this state runs, and so on inwards
+        child = runs.get((machine, state))
+        machines = {child} if child is not None else set()
+        while machines:
+            inner |= machines
+            machines = {child for (m, _), child in runs.items() if m in machines} - inner
+        return {t.event_name for key, players in self._players.items() if key in outer or key[0] in inner
+                for t in players}
 
     def _enters(self, machine: str, state: str) -> tuple[tuple[str, str], ...]:
         out: list[tuple[str, str]] = []

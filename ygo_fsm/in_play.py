@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from .cards import CardSpec, CardType, EffectSpec, Location
-from .game import FIELD_ZONES, Zone
+from .game import FIELD_ZONES, PLAYERS, Zone
 from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
 __all__ = ["LOCATION_ZONES", "SET_ZONES", "SORTS", "EffectInPlay", "effects_of", "effects_of_sort"]
@@ -119,12 +119,16 @@ SORTS: dict[str, Callable[[EffectSpec], bool]] = {
 its sort (a trigger, a phase effect …) and skips the rest before looking at the game."""
 
 
+_SORT_KEYS = {sort: {player: f"{sort}:{player}" for player in PLAYERS} for sort in SORTS}
+"""The ``card_scans`` key of each sort and player, made once (a key looked up is not built again)."""
+
+
 def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPlay]:
     """The effects of :func:`effects_of` of one sort of :data:`SORTS`, in the same order: the
     choosers return at once for a player with none (kept in ``game.card_scans`` beside
     :func:`effects_of`'s list, of which it is a fixed filter, so it holds exactly as long)."""
     scans = game.card_scans
-    key = f"{sort}:{player}"
+    key = _SORT_KEYS[sort][player]
     if scans is not None:
         cached = scans.get(key)
         if cached is not None:

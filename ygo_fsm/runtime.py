@@ -28,7 +28,7 @@ from .errors import EngineError, TraceNotKeptError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
 from .priority import holder as priority_holder
 from .spec import DONE_EVENT, TransitionSpec
-from .state import Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
+from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
 from .views import Sight, record_views, sight
 
@@ -321,16 +321,24 @@ class DuelRuntime:
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
             state = runtime[frame.machine][frame.state]
-            candidates = state.turn_player_actions if turn_player else state.opponent_actions
-            if not candidates:
+            entries, notes = state.turn_player_plan if turn_player else state.opponent_plan
+            if not entries:
+                continue
+            if not notes and handled is None:  # no event here can tie, hide or be hidden
+                for transition, _, check, chooser in entries:
+                    if check is not None and not check(frame):
+                        continue
+                    if chooser is None:
+                        options.append((holder, level, transition, None))
+                    else:
+                        listed = chooser(frame)
+                        if listed:
+                            options.extend([(holder, level, transition, choice) for choice in listed])
                 continue
             here: list[str] | None = None
-            for transition in candidates:
-                event = transition.event_name
-                if (handled is not None and event in handled) or not (transition.unguarded
-                                                                       or transition.enabled(frame)):
+            for transition, event, check, chooser in entries:
+                if (handled is not None and event in handled) or (check is not None and not check(frame)):
                     continue
-                chooser = transition.chooser
                 chosen: list[Choice] | None = None
                 if chooser is not None:
                     chosen = chooser(frame)
@@ -366,19 +374,22 @@ class DuelRuntime:
             frames.append(Frame(game, child, initial, invoked_as, parent))
             invoked_as, parent = initial, child
 
-    def _take(self, level: int, transition: CompiledTransition, *, actor: str, auto: bool = False) -> None:
+    def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
         game = self.game
         frames = game.frames
-        frame = frames[level]
         if game.narration:
             game.narration = []  # the lines of the transition before (kept in its record)
-        game.scans = None  # the transition changes the game
+        scans = game.scans
+        game.scans = None  # the transition changes the game: nothing is kept while it runs
         moves_cards = transition.moves_cards
         if moves_cards:
             game.card_scans = None  # its callbacks may move cards
-        transition.execute(frame)  # its guards were found to hold on this very state
-        if moves_cards and not game.is_over and destroy_unequipped(game):
-            game.card_scans = None  # an Equip Card equipped to nothing was destroyed at once (the rules)
+        # through its ``transitions`` object; its guards were found to hold on this very state
+        transition.transition.take_frame(frames[level])
+        if moves_cards:
+            if not game.is_over:
+                destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
+            game.card_scans = {}
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
             game.check_lp()
@@ -387,7 +398,12 @@ class DuelRuntime:
         # a duel decided by this transition ends where it leads (PR17 p.43)
         if transition.enters and not game.is_over:
             self._enter_children(transition.enters)
-        game.forget()
+        game.priority_cache = _UNSET  # the frames changed: who must act is found again
+        if scans is None:
+            scans = {}
+        else:
+            scans.clear()  # what was kept of the state before is stale
+        game.scans = scans
         self._option_cache = None
         self._seq = seq = self._seq + 1
         if game.resolved_now:
@@ -425,6 +441,7 @@ class DuelRuntime:
         taken = 0
         runaway: list[CompiledTransition] = []
         runtime = rulebook.runtime
+        take = self._take
         while not game.is_over:
             taken += 1
             if taken > limit:
@@ -439,31 +456,48 @@ class DuelRuntime:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
             chosen = None
-            for engine in here.engine:
-                if engine.unguarded or engine.enabled(frame):
-                    if chosen is not None:
-                        enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
-                        raise EngineError(f"{self.state}: engine transitions "
-                                          f"{', '.join(t.spec.id for t in enabled)} are enabled together "
-                                          "with no declared precedence")
-                    chosen = engine
+            if here.engine_exclusive:  # at most one can be enabled (engine.exclusive)
+                for engine in here.engine:
+                    check = engine.check
+                    if check is None or check(frame):
+                        chosen = engine
+                        break
+            else:
+                for engine in here.engine:
+                    if engine.unguarded or engine.enabled(frame):
+                        if chosen is not None:
+                            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
+                            raise EngineError(f"{self.state}: engine transitions "
+                                              f"{', '.join(t.spec.id for t in enabled)} are enabled together "
+                                              "with no declared precedence")
+                        chosen = engine
             if chosen is not None:
                 if taken > limit:
                     runaway.append(chosen)
-                self._take(len(frames) - 1, chosen, actor="engine")
+                take(len(frames) - 1, chosen, "engine")
                 continue
             if here.final and len(frames) > 1:
                 frames.pop()
-                game.scans = {}  # one machine fewer: what the rules read may differ
+                if game.scans is not None:
+                    game.scans.clear()  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
-                done = [t for t in runtime[parent.machine][parent.state].done if t.unguarded or t.enabled(parent)]
+                outer = runtime[parent.machine][parent.state]
+                if outer.done_exclusive:  # at most one can be enabled (engine.exclusive)
+                    done = []
+                    for candidate in outer.done:
+                        check = candidate.check
+                        if check is None or check(parent):
+                            done = [candidate]
+                            break
+                else:
+                    done = [t for t in outer.done if t.unguarded or t.enabled(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
                                       f"enabled in {parent.machine}.{parent.state}")
                 if taken > limit:
                     runaway.append(done[0])
-                self._take(len(frames) - 1, done[0], actor="engine")
+                take(len(frames) - 1, done[0], "engine")
                 continue
             options = self._options()
             if not options:
@@ -474,7 +508,7 @@ class DuelRuntime:
                     self._history.append(_PASSES[holder])
                     game.actor = holder
                     try:
-                        self._take(level, transition, actor=holder, auto=True)
+                        take(level, transition, holder, True)
                     finally:
                         game.actor = None
                     self.auto_passes += 1

@@ -1,0 +1,164 @@
+"""What the rulebook works out once from the declarations so that settling and the option search
+do less per step, held to the engine's semantics (:mod:`ygo_fsm.engine`, "Player actions" and
+"Ties and errors"):
+
+- transitions that cannot be enabled together, by declaration (:func:`ygo_fsm.engine.exclusive`):
+  a guard of one is an ``unless`` of the other, or they are scoped to different profiles;
+- which states' option search must note the events it offers: an event that an inner frame
+  offers hides the same event further out, and two enabled transitions for one event tie.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ygo_fsm import Duel
+from ygo_fsm.engine import Rulebook, default_rulebook, exclusive
+from ygo_fsm.errors import EngineError
+from ygo_fsm.spec import Actor, Label, MachineSpec, Role, StateSpec, TransitionSpec
+
+RULE = "004 ●每个阶段或步骤，回合玩家先得到优先权"
+
+
+def _label(text: str) -> Label:
+    return Label(zh=text, en=text)
+
+
+def _state(sid: str, **extra: Any) -> StateSpec:
+    return StateSpec(id=sid, label=_label(sid), rule=RULE, **extra)
+
+
+def _transition(tid: str, source: str, dest: str, *, event: str | None = None, actor: Actor = Actor.engine,
+                **extra: Any) -> TransitionSpec:
+    return TransitionSpec(id=tid, event=event or tid, actor=actor, source=source, dest=dest, label=_label(tid),
+                          rule=RULE, **extra)
+
+
+def _machine(mid: str, initial: str, states: list[StateSpec], transitions: list[TransitionSpec]) -> MachineSpec:
+    return MachineSpec(id=mid, label=_label(mid), rule=RULE, initial=initial, states=tuple(states),
+                       transitions=tuple(transitions))
+
+
+def _engine_of(rulebook: Rulebook, machine: str, state: str) -> tuple[Any, ...]:
+    return rulebook.runtime[machine][state].engine
+
+
+def _start(guards: dict[str, tuple[tuple[str, ...], tuple[str, ...], str | None]]) -> Rulebook:
+    """A turn machine whose start state has one engine transition per entry: (guards, unless, profile)."""
+    states = [_state("turn_start"), *(_state(name, terminal=True) for name in guards)]
+    transitions = [_transition(f"go_{name}", "turn_start", name, guards=g, unless=u, profile=p)
+                   for name, (g, u, p) in guards.items()]
+    return Rulebook({"turn": _machine("turn", "turn_start", states, transitions)})
+
+
+def test_a_guard_against_its_unless_and_two_profiles_are_exclusive() -> None:
+    """Precedence declared with ``unless:`` (engine "Ties and errors"), or a transition per profile
+    (engine "Rule profiles"): no two can hold on the same state."""
+    split = _start({"left": (("turn_skip_applies",), (), None), "right": ((), ("turn_skip_applies",), None)})
+    assert exclusive(_engine_of(split, "turn", "turn_start"))
+    assert split.runtime["turn"]["turn_start"].engine_exclusive
+    profiles = _start({"left": ((), (), "ocg2008"), "right": ((), (), "modern")})
+    assert exclusive(_engine_of(profiles, "turn", "turn_start"))
+
+
+def test_transitions_the_declarations_do_not_split_are_not_exclusive() -> None:
+    """Two unguarded transitions, or two with different guards, may hold together: the engine must
+    look at all of them (and raise on a tie) rather than take the first."""
+    bare = _start({"left": ((), (), None), "right": ((), (), None)})
+    assert not exclusive(_engine_of(bare, "turn", "turn_start"))
+    assert not bare.runtime["turn"]["turn_start"].engine_exclusive
+    with pytest.raises(EngineError, match="go_left.*go_right|enabled together"):
+        Duel(rulebook=bare)
+    different = _start({"left": (("turn_skip_applies",), (), None), "right": (("main_phase_skip_applies",), (), None)})
+    assert not exclusive(_engine_of(different, "turn", "turn_start"))
+    one_profile = _start({"left": ((), (), "modern"), "right": ((), (), None)})
+    assert not exclusive(_engine_of(one_profile, "turn", "turn_start"))
+
+
+def test_exclusive_start_takes_the_enabled_transition_either_way() -> None:
+    """With the tie ruled out by declaration, the guard still decides which one is taken."""
+    split = _start({"left": (("turn_skip_applies",), (), None), "right": ((), ("turn_skip_applies",), None)})
+    assert Duel(rulebook=split).state == "right"
+    assert Duel(rulebook=split, effects=["skip_turn"]).state == "left"
+
+
+def _nested(inner_event: str) -> Rulebook:
+    """The turn machine's first state offers the turn player ``pass`` and runs ``child``, whose
+    ``ask`` state offers ``inner_event``."""
+    child = _machine("child", "ask", [_state("ask", priority=Role.turn_player), _state("answered", final=True)],
+                     [_transition("child_acts", "ask", "answered", event=inner_event, actor=Actor.turn_player)])
+    turn = _machine(
+        "turn", "turn_start",
+        [_state("turn_start", priority=Role.turn_player, machine="child"), _state("left", terminal=True),
+         _state("after", terminal=True)],
+        [_transition("turn_passes", "turn_start", "left", event="pass", actor=Actor.turn_player),
+         _transition("child_done", "turn_start", "after", event="done")],
+    )
+    return Rulebook({"turn": turn, "child": child})
+
+
+def test_an_inner_frame_offering_an_event_hides_the_same_event_further_out() -> None:
+    """engine "Player actions": an event that an inner frame handles hides the same event further
+    out (as in statecharts). Both states can be active together, so the search notes their events."""
+    rulebook = _nested("pass")
+    duel = Duel(rulebook=rulebook)
+    assert [str(action) for action in duel.legal_actions()] == ["pass"]
+    duel.apply("pass")
+    assert duel.state == "after"  # the child's pass was taken (its machine finished), not the turn's
+    assert rulebook.runtime["turn"]["turn_start"].turn_player_plan[1]
+    assert rulebook.runtime["child"]["ask"].turn_player_plan[1]
+
+
+def test_different_events_in_nested_frames_are_all_offered() -> None:
+    """With no event in common, the inner frame hides nothing and neither search needs to note."""
+    rulebook = _nested("answer")
+    duel = Duel(rulebook=rulebook)
+    assert sorted(str(action) for action in duel.legal_actions()) == ["answer", "pass"]
+    duel.apply("pass")
+    assert duel.state == "left"
+    assert not rulebook.runtime["turn"]["turn_start"].turn_player_plan[1]
+    assert not rulebook.runtime["child"]["ask"].turn_player_plan[1]
+
+
+def test_the_shipped_machines_note_exactly_the_states_that_can_tie_or_hide() -> None:
+    """Worked out again here, state by state: a state's search notes its events when two of its
+    transitions for one event are not split by their declarations, or when a state that can be
+    active in a frame further in or further out (one runs the other's machine, directly or through
+    others) declares a player transition for one of its events. Both answers, yes and no, must agree."""
+    rulebook = default_rulebook()
+    runs = {(m, s.id): s.machine for m, spec in rulebook.specs.items() for s in spec.states if s.machine}
+
+    def inner_states(key: tuple[str, str]) -> set[tuple[str, str]]:
+        found: set[tuple[str, str]] = set()
+        todo = [runs[key]] if key in runs else []
+        while todo:
+            child = todo.pop()
+            for s in rulebook.specs[child].states:
+                if (child, s.id) not in found:
+                    found.add((child, s.id))
+                    if s.machine:
+                        todo.append(s.machine)
+        return found
+
+    keys = [(m, s.id) for m, spec in rulebook.specs.items() for s in spec.states]
+    together = {key: inner_states(key) | {outer for outer in keys if key in inner_states(outer)} for key in keys}
+
+    def events(key: tuple[str, str]) -> set[str]:
+        return {t.event for t in rulebook.specs[key[0]].transitions if t.source == key[1] and t.is_player_action}
+
+    checked = {True: 0, False: 0}
+    for key in keys:
+        here = rulebook.runtime[key[0]][key[1]]
+        for actions, (entries, notes) in ((here.turn_player_actions, here.turn_player_plan),
+                                          (here.opponent_actions, here.opponent_plan)):
+            if not actions:
+                continue
+            mine = {t.event_name for t in actions}
+            tie = any(not exclusive(tuple(t for t in actions if t.event_name == event)) for event in mine)
+            shared = any(mine & events(other) for other in together[key])
+            assert notes == (tie or shared), key
+            assert [entry[0] for entry in entries] == list(actions)
+            checked[notes] += 1
+    assert checked[True] and checked[False]  # some states must note (the opponent's three passes), most need not
