@@ -83,7 +83,7 @@ from .cards import Phase
 from .game import Profile
 from .loader import load_machines
 from .rules import CALLBACKS, CARDS_STAY, CHOOSERS, GUARDS, Callback, Chooser, Guard
-from .spec import DONE_EVENT, Actor, MachineSpec, StateSpec, TransitionSpec
+from .spec import DONE_EVENT, Actor, MachineSpec, Role, StateSpec, TransitionSpec
 from .state import Frame
 
 
@@ -98,6 +98,8 @@ class DeclaredTransition(Transition):
 
     frame_callbacks: tuple[Callback, ...] = ()
     """The declared callbacks, as registered (each takes the frame), in declaration order."""
+    dest_at: StateRuntime | None = None
+    """What the runtime needs of the destination state (a frame moved there keeps it: ``Frame.at``)."""
 
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
@@ -112,6 +114,7 @@ class DeclaredTransition(Transition):
         assert isinstance(frame, Frame)
         assert self.dest is not None  # declared transitions always have a target
         frame.state = self.dest  # a frame's state is its model attribute
+        frame.at = self.dest_at
         for after in self.after:
             assert callable(after)  # the declared callbacks are functions taking the event data
             after(event_data)
@@ -120,6 +123,7 @@ class DeclaredTransition(Transition):
         """:meth:`take` for the engine: move ``frame`` to the destination and run the declared
         callbacks on it (no event data is built: the callbacks read only the frame)."""
         frame.state = self.dest  # type: ignore[assignment]  # declared transitions always have a target
+        frame.at = self.dest_at
         for func in self.frame_callbacks:
             func(frame)
 
@@ -239,6 +243,8 @@ class StateRuntime:
     """How the option search reads :attr:`turn_player_actions` (:data:`OptionPlan`)."""
     opponent_plan: OptionPlan = ((), False)
     """The same for :attr:`opponent_actions`."""
+    role: Role | None = None
+    """``spec.priority`` (whom the state names to act), looked up once."""
 
 
 
@@ -302,7 +308,11 @@ class Rulebook:
                 by_role[Actor.turn_player], by_role[Actor.opponent], state_spec.terminal, state_spec.final,
                 exclusive(self._engine[key]), exclusive(self._done[key]),
                 option_plan(by_role[Actor.turn_player], self._nested_events(machine, state)),
-                option_plan(by_role[Actor.opponent], self._nested_events(machine, state)))
+                option_plan(by_role[Actor.opponent], self._nested_events(machine, state)),
+                state_spec.priority)
+        for (machine, _), out in self._outgoing.items():
+            for compiled in out:
+                compiled.transition.dest_at = self.runtime[machine][compiled.spec.dest]
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:

@@ -35,7 +35,8 @@ def _find(game: GameState) -> str | None:
         return None
     specs = game.state_specs
     for frame in reversed(game.frames):
-        role = specs[(frame.machine, frame.state)].priority
+        at = frame.at
+        role = at.role if at is not None else specs[(frame.machine, frame.state)].priority
         if role is not None:
             return role_holder(game, role)
     return None

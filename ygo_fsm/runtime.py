@@ -22,7 +22,7 @@ from operator import attrgetter
 from typing import Any
 
 from .cards import CardSpec
-from .engine import CompiledTransition, Rulebook
+from .engine import CompiledTransition, Rulebook, StateRuntime
 from .equips import destroy_unequipped
 from .errors import EngineError, TraceNotKeptError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
@@ -320,7 +320,9 @@ class DuelRuntime:
         handled: set[str] | None = None  # the events an inner frame offers (they hide the same event further out)
         for level in range(len(frames) - 1, -1, -1):
             frame = frames[level]
-            state = runtime[frame.machine][frame.state]
+            state: StateRuntime | None = frame.at
+            if state is None:
+                state = frame.at = runtime[frame.machine][frame.state]
             entries, notes = state.turn_player_plan if turn_player else state.opponent_plan
             if not entries:
                 continue
@@ -451,7 +453,9 @@ class DuelRuntime:
             if game.card_scans is None:
                 game.card_scans = {}
             frame = frames[-1]
-            here = runtime[frame.machine][frame.state]
+            here: StateRuntime | None = frame.at
+            if here is None:
+                here = frame.at = runtime[frame.machine][frame.state]
             if here.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
@@ -481,7 +485,9 @@ class DuelRuntime:
                 if game.scans is not None:
                     game.scans.clear()  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
-                outer = runtime[parent.machine][parent.state]
+                outer: StateRuntime | None = parent.at
+                if outer is None:
+                    outer = parent.at = runtime[parent.machine][parent.state]
                 if outer.done_exclusive:  # at most one can be enabled (engine.exclusive)
                     done = []
                     for candidate in outer.done:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import CardSpec, Event, SpecialSummonCost
 from .game import (
@@ -463,7 +463,7 @@ class Frame:
     machine (both ``None`` for the turn); ``game`` is the state the guards and callbacks read.
     """
 
-    __slots__ = ("game", "machine", "state", "invoked_as", "parent")
+    __slots__ = ("game", "machine", "state", "invoked_as", "parent", "at")
 
     def __init__(self, game: GameState, machine: str, state: str, invoked_as: str | None,
                  parent: str | None = None) -> None:
@@ -472,6 +472,11 @@ class Frame:
         self.state = state
         self.invoked_as = invoked_as
         self.parent = parent
+        self.at: Any = None
+        """What the runtime looked up of the state the frame is in (its ``engine.StateRuntime``: the
+        runtime layers sit above this module, which names none of their types), kept
+        while the frame stays there: set with ``state`` by the transition taken, or ``None``
+        until the runtime looks it up."""
 
     def __repr__(self) -> str:
         return f"Frame({self.machine}:{self.state})"
