@@ -120,6 +120,15 @@ def defence(game: GameState, monster: CardInstance) -> int:
     return max(0, monster.defence + sum(grant.defence for grant in grants_to(game, monster)))
 
 
+def stats(game: GameState, monster: CardInstance) -> tuple[int, int]:
+    """``monster``'s (:func:`atk`, :func:`defence`), from one reading of the effects in force."""
+    grants = grants_to(game, monster)
+    if not grants:
+        return max(0, monster.atk), max(0, monster.defence)
+    return (max(0, monster.atk + sum(grant.atk for grant in grants)),
+            max(0, monster.defence + sum(grant.defence for grant in grants)))
+
+
 def piercing(game: GameState, monster: CardInstance) -> bool:
     """``monster`` inflicts piercing battle damage (Yugipedia "Piercing")."""
     return any(grant.piercing for grant in grants_to(game, monster))

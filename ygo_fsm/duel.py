@@ -218,9 +218,15 @@ class Duel(DuelValue):
     """How many action indices there are (:mod:`ygo_fsm.actions` documents the encoding)."""
 
     def legal_action_indices(self) -> list[int]:
-        """The indices of :meth:`legal_actions`, in the same order."""
+        """The indices of :meth:`legal_actions`, in the same order (worked out once per state)."""
+        options = self._options()
+        cached = self._index_cache
+        if cached is not None and cached[0] is options:
+            return list(cached[1])
         game = self.game
-        return [encode(game, player, t.spec.event, c.key if c else None) for player, _, t, c in self._options()]
+        indices = [encode(game, player, t.event_name, c.key if c else None) for player, _, t, c in options]
+        self._index_cache = (options, tuple(indices))
+        return indices
 
     def legal_action_mask(self) -> list[bool]:
         """``num_distinct_actions`` flags: true at the index of each legal action."""

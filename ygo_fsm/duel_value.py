@@ -32,7 +32,7 @@ class DuelValue(DuelRuntime):
         clone._trace = list(self._trace)
         clone._seq = self._seq
         clone._option_cache = None
-        clone._view_cache = None
+        clone._view_cache = clone._index_cache = None
         clone.resolutions = list(self.resolutions)
         clone.auto_pass, clone.auto_passes = self.auto_pass, self.auto_passes
         clone.keeps_trace = self.keeps_trace

@@ -59,6 +59,9 @@ CHAIN_SLOTS = 8
 _HEADER = 12
 _TURN_STATES: tuple[str, ...] = tuple(default_rulebook().specs["turn"].state_ids())
 _MACHINES: tuple[str, ...] = tuple(default_rulebook().specs)
+_TURN_PLACE = {state: place for place, state in enumerate(_TURN_STATES)}
+_MACHINE_PLACE = {machine: place for place, machine in enumerate(_MACHINES)}
+_ATTACK = Position.attack.value
 _MONSTER = 6
 _SPELL_TRAP = 3
 _LINK = 4
@@ -109,31 +112,33 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
     """What ``player`` may know of the duel, as :data:`OBSERVATION_SIZE` float32 values (see there).
 
     It is read from :meth:`Duel.observation <ygo_fsm.duel.Duel.observation>` — the one place
-    that decides what a player may know — and from the machines the duel is in (public)."""
+    that decides what a player may know — and from the machines the duel is in (public). The
+    values are put in a list and made into an array once."""
     game = duel.game
     seen = duel.observation(player)
     codes = _codes(game)
     me, them = seen.you, seen.opponent
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out = [0.0] * OBSERVATION_SIZE
     out[:_HEADER] = (me.lp / 1000, them.lp / 1000, seen.turn, seen.turn_player == player, seen.to_act == player,
                      me.hand_count, them.hand_count, me.deck_count, them.deck_count, me.graveyard_count,
                      them.graveyard_count, len(seen.chain))
     at = _HEADER
     phase = game.frames[0].state if game.frames else ""
-    if phase in _TURN_STATES:
-        out[at + _TURN_STATES.index(phase)] = 1
+    if phase in _TURN_PLACE:
+        out[at + _TURN_PLACE[phase]] = 1
     at += len(_TURN_STATES)
     for frame in game.frames:
-        out[at + _MACHINES.index(frame.machine)] = 1
+        out[at + _MACHINE_PLACE[frame.machine]] = 1
     at += len(_MACHINES)
-    for slot, view in enumerate(me.hand[:HAND_SLOTS]):
-        out[at + slot] = _code(view.card, codes)
+    code = codes.get
+    hand = [code(view.card, 0) if view.card is not None else 0 for view in me.hand[:HAND_SLOTS]]
+    out[at:at + len(hand)] = hand
     at += HAND_SLOTS
     for side in (me, them):
         for slot, view in enumerate(side.monsters[:FIELD_SLOTS]):
             base = at + slot * _MONSTER
             out[base:base + _MONSTER] = (1, _code(view.card, codes), _stat(view.atk), _stat(view.defence),
-                                         view.position == Position.attack.value, view.face_up)
+                                         view.position == _ATTACK, view.face_up)
         at += FIELD_SLOTS * _MONSTER
     for side in (me, them):
         for slot, view in enumerate(side.spell_traps[:FIELD_SLOTS]):
@@ -141,13 +146,13 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
             out[base:base + _SPELL_TRAP] = (1, _code(view.card, codes), view.face_up)
         at += FIELD_SLOTS * _SPELL_TRAP
     for side in (me, them):
-        for slot, view in enumerate(side.graveyard[:GRAVEYARD_SLOTS]):
-            out[at + slot] = _code(view.card, codes)
+        graveyard = [code(view.card, 0) if view.card is not None else 0 for view in side.graveyard[:GRAVEYARD_SLOTS]]
+        out[at:at + len(graveyard)] = graveyard
         at += GRAVEYARD_SLOTS
     for slot, link in enumerate(seen.chain[:CHAIN_SLOTS]):
         base = at + slot * _LINK
         out[base:base + _LINK] = (1, _code(link.card, codes), link.controller == player, link.spell_speed)
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def information_state_string(duel: Duel, player: str) -> str:

@@ -4,12 +4,14 @@ the rules are in :mod:`ygo_fsm.views`' docstring."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from .game import PLAYERS, Zone
 from .state import CardInstance, GameState
 
-__all__ = ["FACE_DOWN_ZONES", "HIDING_ZONES", "Hidden", "hidden_from", "known_to", "place_ref", "place_text"]
+__all__ = ["FACE_DOWN_ZONES", "HIDING_ZONES", "Hidden", "hidden_from", "hidden_of", "known_to", "place_ref",
+           "place_text"]
 
 HIDING_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.deck)
 """The zones where a card may be hidden from a player: only the deck from its own player."""
@@ -81,4 +83,26 @@ def hidden_from(game: GameState, viewer: str) -> dict[str, Hidden]:
                     hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
     if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
         hidden[summon.card.uid] = Hidden(summon.card.uid, summon.card.name, summon.player, None, 0)
+    return hidden
+
+
+def hidden_of(game: GameState, viewer: str, uids: Iterable[str | None]) -> dict[str, Hidden]:
+    """The entries of :func:`hidden_from` for ``uids`` only (``None`` names no card), each card
+    looked up where it is rather than every zone read: what an observation naming a few cards
+    (the chain's, the attack's) needs."""
+    hidden: dict[str, Hidden] = {}
+    summon = game.summon
+    shown = summon.uid if summon is not None and summon.kind != "set" else None
+    for uid in uids:
+        if uid is None or uid == shown or uid in hidden:
+            continue
+        found = game.find(uid)
+        if found is not None:
+            player, zone, card = found
+            hiding = HIDING_ZONES if player != viewer else (Zone.deck,)
+            if zone in hiding and not known_to(viewer, player, zone, card):
+                hidden[uid] = Hidden(uid, card.name, player, zone, game.players[player].zone_list(zone).index(card))
+        elif (summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer
+              and summon.card.uid == uid):
+            hidden[uid] = Hidden(uid, summon.card.name, summon.player, None, 0)
     return hidden

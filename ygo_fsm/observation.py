@@ -9,7 +9,7 @@ from typing import Any
 from . import continuous
 from .card_enums import CardType
 from .game import PLAYERS, Zone
-from .hiding import FACE_DOWN_ZONES, hidden_from, known_to
+from .hiding import FACE_DOWN_ZONES, hidden_of, known_to
 from .priority import holder
 from .state import CardInstance, GameState
 
@@ -124,14 +124,23 @@ def _card_view(game: GameState, viewer: str, player: str, zone: Zone, index: int
     position = card.position.value if zone is Zone.monster else None
     set_this_turn = zone in FACE_DOWN_ZONES and not card.face_up and card.set_turn == game.turn
     if not known_to(viewer, player, zone, card):
-        return CardView(index + 1, False, position, set_this_turn=set_this_turn)
-    stats = card.card is None or card.card.type is CardType.monster
+        key: tuple[object, ...] = (index, position, set_this_turn)
+        found = _HIDDEN_VIEWS.get(key)
+        if found is None:
+            found = _HIDDEN_VIEWS[key] = CardView(index + 1, False, position, set_this_turn=set_this_turn)
+        return found
     # on the field, ATK/DEF with the continuous effects in force (an Equip Spell, a Field Spell …)
-    atk, defence = ((continuous.atk(game, card), continuous.defence(game, card)) if zone is Zone.monster
-                    else (card.atk, card.defence))
-    return CardView(index + 1, card.face_up, position, card.uid, card.card.id if card.card else "", card.name,
-                    atk if stats else None, defence if stats else None, card.level if stats else None,
-                    set_this_turn)
+    atk, defence = continuous.stats(game, card) if zone is Zone.monster else (card.atk, card.defence)
+    key = (card, index, card.face_up, position, set_this_turn, atk, defence, card.level, card.name)
+    found = _FIELD_VIEWS.get(key)
+    if found is None:
+        if len(_FIELD_VIEWS) >= _VIEWS_LIMIT:
+            _FIELD_VIEWS.clear()
+        stats = card.card is None or card.card.type is CardType.monster
+        found = _FIELD_VIEWS[key] = CardView(
+            index + 1, card.face_up, position, card.uid, card.card.id if card.card else "", card.name,
+            atk if stats else None, defence if stats else None, card.level if stats else None, set_this_turn)
+    return found
 
 
 def _zone(game: GameState, viewer: str, player: str, zone: Zone) -> tuple[CardView, ...]:
@@ -142,16 +151,22 @@ def _zone(game: GameState, viewer: str, player: str, zone: Zone) -> tuple[CardVi
 
 
 _OPEN_ZONES = (Zone.graveyard, Zone.banished, Zone.lingering)
+_VIEWS_LIMIT = 8192
 _KNOWN_VIEWS: dict[tuple[CardInstance, int, bool, int, int, int], CardView] = {}
 """The views of known cards off the field, by the card itself and what of it may change (a bounded
 table, emptied when full; a view is a value, so the same card seen the same way is given again)."""
+_FIELD_VIEWS: dict[tuple[object, ...], CardView] = {}
+"""The same for a card on the field the viewer may know, by the card, its place and all the view
+shows of it (ATK/DEF as the continuous effects make them)."""
+_HIDDEN_VIEWS: dict[tuple[object, ...], CardView] = {}
+"""The views of hidden cards, by all they show: a place, a position, whether Set this turn (a few)."""
 
 
 def _known_view(index: int, card: CardInstance) -> CardView:
     key = (card, index, card.face_up, card.atk, card.defence, card.level)
     found = _KNOWN_VIEWS.get(key)
     if found is None:
-        if len(_KNOWN_VIEWS) >= 8192:
+        if len(_KNOWN_VIEWS) >= _VIEWS_LIMIT:
             _KNOWN_VIEWS.clear()
         spec = card.card
         stats = (card.atk, card.defence, card.level) if spec is None or spec.type is CardType.monster else ()
@@ -177,7 +192,11 @@ def observe(game: GameState, player: str) -> Observation:
     if player not in PLAYERS:
         raise ValueError(f"unknown player {player!r}; players are A and B")
     # what is hidden from the player matters here only for the cards the chain and the attack name
-    hidden = hidden_from(game, player) if game.chain or game.attack is not None else {}
+    attack = game.attack
+    named = [uid for link in game.chain for uid in (link.uid, link.target, *link.more_targets)]
+    if attack is not None:
+        named += (attack.attacker, attack.target)
+    hidden = hidden_of(game, player, named) if named else {}
 
     def ref(uid: str | None) -> str | None:
         found = hidden.get(uid) if uid is not None else None
@@ -186,7 +205,6 @@ def observe(game: GameState, player: str) -> Observation:
     chain = tuple(ChainLinkView(link.number, link.controller, ref(link.uid) or link.uid, _card_id(game, link.uid),
                                 link.name, link.spell_speed, ref(link.target), link.negated,
                                 tuple(ref(uid) or uid for uid in link.more_targets)) for link in game.chain)
-    attack = game.attack
     target = None if attack is None else ("direct" if attack.direct else ref(attack.target))
     attacker = ref(attack.attacker) if attack is not None else None
     return Observation(

@@ -135,7 +135,8 @@ class DuelRuntime:
     _refusals: list[Refusal] | None
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
-                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "keeps_trace")
+                 "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
+                 "keeps_trace")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
@@ -145,6 +146,7 @@ class DuelRuntime:
         self._trace: list[TraceRecord] = []
         self._option_cache: list[Option] | None = None
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
+        self._index_cache: tuple[list[Option], tuple[int, ...]] | None = None
         self._seq = 0
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
