@@ -11,6 +11,12 @@ values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered
 record is kept as a flat row (what every record of its transition says the same shared,
 ``CompiledTransition.record_head``; the players' views as what masking reads of the game then,
 :func:`~ygo_fsm.views.sight`) and validated when the trace is read.
+
+What the declarations settle once is read from the rulebook rather than found again at each step:
+a frame keeps its state's :class:`~ygo_fsm.engine.StateRuntime` (``Frame.at``); transitions whose
+declarations keep them apart are not all evaluated (:func:`~ygo_fsm.engine.exclusive`); and a
+state's option search notes the events it offers only where a tie or a nested state's same event
+is possible (:data:`~ygo_fsm.engine.OptionPlan`).
 """
 
 from __future__ import annotations
@@ -394,9 +400,10 @@ class DuelRuntime:
             if not game.is_over:
                 destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
             game.card_scans = {}
-        players = game.players
-        if players["A"].lp <= 0 or players["B"].lp <= 0:
-            game.check_lp()
+        if transition.runs_callbacks:  # only a callback changes the game (LP included)
+            players = game.players
+            if players["A"].lp <= 0 or players["B"].lp <= 0:
+                game.check_lp()
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
@@ -416,6 +423,7 @@ class DuelRuntime:
             game.resolved_now = []
         if not self.keeps_trace:
             return
+        players = game.players
         a, b = players["A"], players["B"]
         narration = game.narration
         choice = game.choice
@@ -446,14 +454,15 @@ class DuelRuntime:
         runaway: list[CompiledTransition] = []
         runtime = rulebook.runtime
         take = self._take
+        # between transitions the state holds still (each transition taken leaves both kept anew)
+        if game.scans is None:
+            game.scans = {}
+        if game.card_scans is None:
+            game.card_scans = {}
         while not game.is_over:
             taken += 1
             if taken > limit:
                 self._runaway(runaway, limit)
-            if game.scans is None:
-                game.scans = {}  # between transitions the state holds still
-            if game.card_scans is None:
-                game.card_scans = {}
             frame = frames[-1]
             here: StateRuntime | None = frame.at
             if here is None:
