@@ -58,6 +58,7 @@ __all__ = [
     "TARGET_KINDS",
     "TARGET_ZONES",
     "ActionEncodingError",
+    "card_places",
     "decode",
     "encode",
 ]
@@ -83,6 +84,8 @@ TARGET_ZONES: tuple[tuple[bool, Zone, int], ...] = (
     (False, Zone.monster, 5), (False, Zone.spell_trap, 5), (False, Zone.field_zone, 1),
     (True, Zone.graveyard, 60), (False, Zone.graveyard, 60))
 """The target slots: (the acting player's side?, zone, slots)."""
+
+_NAMED_ZONES = tuple(dict.fromkeys([zone for zone, _ in OWN_ZONES] + [zone for _, zone, _ in TARGET_ZONES]))
 
 OWN_SLOTS = sum(size for _, size in OWN_ZONES)
 UNNAMED_SLOT = OWN_SLOTS
@@ -128,15 +131,41 @@ class ActionEncodingError(ValueError):
 # --- slots ---------------------------------------------------------------------------------
 
 
-def _own_slot(game: GameState, player: str, uid: str) -> int:
+Places = dict[str, tuple[str, Zone, int]]
+"""Where each named card of a game is: uid → (player, zone, index in the zone) (:func:`card_places`)."""
+
+
+def card_places(game: GameState) -> Places:
+    """The place of every named card in a zone an index names cards in (:data:`OWN_ZONES`,
+    :data:`TARGET_ZONES`; not the deck nor the banished cards), read in one pass: encoding several
+    actions of one state looks each card up there instead of searching the zones again (:func:`encode`)."""
+    places: Places = {}
+    for player in PLAYERS:
+        state = game.players[player]
+        for zone in _NAMED_ZONES:
+            for index, card in enumerate(state.zone_list(zone)):
+                places[card.uid] = (player, zone, index)
+    return places
+
+
+def _place(game: GameState, uid: str, places: Places | None) -> tuple[str, Zone, int] | None:
+    if places is not None:
+        return places.get(uid)
     found = game.find(uid)
+    if found is None:
+        return None
+    owner, zone, card = found
+    return owner, zone, game.players[owner].zone_list(zone).index(card)
+
+
+def _own_slot(game: GameState, player: str, uid: str, places: Places | None = None) -> int:
+    found = _place(game, uid, places)
     if found is None or found[0] != player:
         raise ActionEncodingError(f"card {uid!r} is not in {player}'s zones")
-    _, zone, card = found
+    _, zone, index = found
     base = 0
     for own_zone, size in OWN_ZONES:
         if own_zone is zone:
-            index = game.players[player].zone_list(zone).index(card)
             if index >= size:
                 raise ActionEncodingError(f"card {uid!r} is at {zone.value} {index}, beyond the {size} slots")
             return base + index
@@ -156,18 +185,16 @@ def _own_card(game: GameState, player: str, slot: int) -> CardInstance:
     raise ActionEncodingError(f"no card slot {slot}")
 
 
-def _target_slot(game: GameState, player: str, uid: str | None) -> int:
+def _target_slot(game: GameState, player: str, uid: str | None, places: Places | None = None) -> int:
     if uid is None or uid == _DIRECT:
         return NO_TARGET
-    found = game.find(uid)
+    found = _place(game, uid, places)
     if found is not None:
-        owner, zone, card = found
+        owner, zone, index = found
         base = 0
         for mine, target_zone, size in TARGET_ZONES:
-            if target_zone is zone and (owner == player) == mine:
-                index = game.players[owner].zone_list(zone).index(card)
-                if index < size:
-                    return base + index
+            if target_zone is zone and (owner == player) == mine and index < size:
+                return base + index
             base += size
     raise ActionEncodingError(f"card {uid!r} is in no target slot (the field or a graveyard)")
 
@@ -189,8 +216,9 @@ def _target_uid(game: GameState, player: str, slot: int) -> str | None:
 # --- encode / decode ----------------------------------------------------------------------------
 
 
-def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
-    """The index of ``player``'s action ``name`` with option ``choice`` in ``game``."""
+def encode(game: GameState, player: str, name: str, choice: str | None, places: Places | None = None) -> int:
+    """The index of ``player``'s action ``name`` with option ``choice`` in ``game`` (``places``:
+    the game's :func:`card_places`, when several actions of the same state are encoded)."""
     if player not in PLAYERS:
         raise ActionEncodingError(f"unknown player {player!r}")
     base = KIND_BASE.get(name)
@@ -203,9 +231,9 @@ def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
     if choice is None:
         raise ActionEncodingError(f"{name} needs an option")
     if name in CARD_KINDS:
-        return base + (UNNAMED_SLOT if choice == _UNNAMED else _own_slot(game, player, choice))
+        return base + (UNNAMED_SLOT if choice == _UNNAMED else _own_slot(game, player, choice, places))
     if name in TARGET_KINDS:
-        return base + _target_slot(game, player, choice)
+        return base + _target_slot(game, player, choice, places)
     if choice.startswith(_UNTIL):
         if name != "process":
             raise ActionEncodingError(f"{name} cannot end an effect")
@@ -213,8 +241,8 @@ def encode(game: GameState, player: str, name: str, choice: str | None) -> int:
     uid, effect, target = parse_key(choice)
     if effect >= MAX_EFFECTS:
         raise ActionEncodingError(f"effect {effect + 1} is beyond the {MAX_EFFECTS} an index names")
-    slot = _own_slot(game, player, uid)
-    return base + (slot * MAX_EFFECTS + effect) * TARGET_SLOTS + _target_slot(game, player, target)
+    slot = _own_slot(game, player, uid, places)
+    return base + (slot * MAX_EFFECTS + effect) * TARGET_SLOTS + _target_slot(game, player, target, places)
 
 
 def decode(game: GameState, player: str, index: int) -> tuple[str, str | None]:

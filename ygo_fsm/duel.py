@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, decode, encode
+from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, card_places, decode, encode
 from .cards import CardSpec, default_library
 from .duel_value import DuelValue
 from .effects import activation_refusals, parse_key
@@ -224,7 +224,8 @@ class Duel(DuelValue):
         if cached is not None and cached[0] is options:
             return list(cached[1])
         game = self.game
-        indices = [encode(game, player, t.event_name, c.key if c else None) for player, _, t, c in options]
+        places = card_places(game) if any(c is not None for _, _, _, c in options) else None
+        indices = [encode(game, player, t.event_name, c.key if c else None, places) for player, _, t, c in options]
         self._index_cache = (options, tuple(indices))
         return indices
 

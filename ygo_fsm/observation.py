@@ -146,7 +146,12 @@ def _card_view(game: GameState, viewer: str, player: str, zone: Zone, index: int
 def _zone(game: GameState, viewer: str, player: str, zone: Zone) -> tuple[CardView, ...]:
     cards = game.players[player].zone_list(zone)
     if zone in _OPEN_ZONES or (zone is Zone.hand and viewer == player):  # known_to: the viewer knows each
-        return tuple(_known_view(index, card) for index, card in enumerate(cards))
+        views = []
+        table = _KNOWN_VIEWS
+        for index, card in enumerate(cards):
+            found = table.get((card, index, card.face_up, card.atk, card.defence, card.level))
+            views.append(found if found is not None else _known_view(index, card))
+        return tuple(views)
     return tuple(_card_view(game, viewer, player, zone, index, card) for index, card in enumerate(cards))
 
 
