@@ -13,27 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_duel import RULE, _label, _state, _transition
 
 from ygo_fsm import Duel
 from ygo_fsm.engine import Rulebook, default_rulebook, exclusive
 from ygo_fsm.errors import EngineError
-from ygo_fsm.spec import Actor, Label, MachineSpec, Role, StateSpec, TransitionSpec
-
-RULE = "004 ●每个阶段或步骤，回合玩家先得到优先权"
-
-
-def _label(text: str) -> Label:
-    return Label(zh=text, en=text)
-
-
-def _state(sid: str, **extra: Any) -> StateSpec:
-    return StateSpec(id=sid, label=_label(sid), rule=RULE, **extra)
-
-
-def _transition(tid: str, source: str, dest: str, *, event: str | None = None, actor: Actor = Actor.engine,
-                **extra: Any) -> TransitionSpec:
-    return TransitionSpec(id=tid, event=event or tid, actor=actor, source=source, dest=dest, label=_label(tid),
-                          rule=RULE, **extra)
+from ygo_fsm.spec import Actor, MachineSpec, Role, StateSpec, TransitionSpec
 
 
 def _machine(mid: str, initial: str, states: list[StateSpec], transitions: list[TransitionSpec]) -> MachineSpec:

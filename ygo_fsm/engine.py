@@ -188,22 +188,15 @@ class CompiledTransition:
                 return False
         return True
 
-    def execute(self, frame: Frame) -> None:
-        """Take the transition through its ``transitions`` object: the model's state changes, then
-        the callbacks run (:meth:`DeclaredTransition.take_frame`). The caller has just found it
-        :meth:`enabled` on this frame (nothing changed since), so its conditions are not evaluated
-        a second time."""
-        self.transition.take_frame(frame)
-
 
 PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None]
 """A player transition as the option search reads it: the transition, its event, its
 :attr:`~CompiledTransition.check` and its chooser."""
 OptionPlan = tuple[tuple[PlanEntry, ...], bool]
 """A state's player transitions for one role as the option search reads them, and whether the
-search must note the events they offer: one of their events is declared twice in the state (a
-tie to detect), or is declared in another state too (which may be a frame further in or out,
-whose same event it hides or is hidden by)."""
+search must note the events they offer: two of them for one event are not kept apart by their
+declarations (a tie to detect), or a state that can be active in a frame further in or further
+out declares one of their events too (whose same event it hides, or is hidden by)."""
 
 
 def option_plan(actions: tuple[CompiledTransition, ...], nested_events: set[str]) -> OptionPlan:
@@ -247,8 +240,6 @@ class StateRuntime:
     """The same for :attr:`opponent_actions`."""
     role: Role | None = None
     """``spec.priority`` (whom the state names to act), looked up once."""
-
-
 
 
 def exclusive(transitions: tuple[CompiledTransition, ...]) -> bool:
@@ -305,12 +296,12 @@ class Rulebook:
             players = self._players[key]
             by_role = {role: tuple(t for t in players if t.spec.actor in (role, Actor.priority_holder))
                        for role in (Actor.turn_player, Actor.opponent)}
+            nested = self._nested_events(machine, state)
             self.runtime[machine][state] = StateRuntime(
                 state_spec, players, self._engine[key], self._done[key], self._enters(machine, state), by_role,
                 by_role[Actor.turn_player], by_role[Actor.opponent], state_spec.terminal, state_spec.final,
                 exclusive(self._engine[key]), exclusive(self._done[key]),
-                option_plan(by_role[Actor.turn_player], self._nested_events(machine, state)),
-                option_plan(by_role[Actor.opponent], self._nested_events(machine, state)),
+                option_plan(by_role[Actor.turn_player], nested), option_plan(by_role[Actor.opponent], nested),
                 state_spec.priority)
         for (machine, _), out in self._outgoing.items():
             for compiled in out:
