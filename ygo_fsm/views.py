@@ -240,8 +240,10 @@ def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def key_uids(key: str) -> tuple[str, ...]:
-    """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x)."""
+    """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x; worked
+    out once per key)."""
     return tuple(part.removeprefix("until_") for part in _KEY_PARTS.split(key))
 
 
