@@ -8,6 +8,7 @@ them, ``docs/rules-coverage.md``) and the Yugipedia pages named in each test.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -111,6 +112,18 @@ def test_pr17_p43_the_duel_ends_the_moment_lp_reach_0_and_the_rest_does_not_reso
     resolve(d)
     assert d.is_over and d.winner == "A" and d.end_reason == "lp"
     assert (d.players["A"].lp, d.players["B"].lp) == (8000, 0)
+
+
+def test_pr17_p43_lp_at_0_from_a_saved_duel_end_it_at_the_next_transition() -> None:
+    """PR17 p.43: a player whose LP are 0 loses. LP set outside any transition (a saved duel whose
+    player B has 0 LP) are judged after the next transition, even one that runs no callback (a pass)."""
+    document = json.loads(Duel().to_json())
+    document["game"]["players"]["B"]["lp"] = 0
+    loaded = Duel.from_json(json.dumps(document))
+    assert not loaded.is_over and loaded.state == "draw_phase.before_draw_window.turn_player"
+    loaded.apply("pass")
+    assert loaded.is_over and loaded.winner == "A" and loaded.end_reason == "lp"
+    assert loaded.state == "draw_phase.before_draw_window.opponent"  # ended where that pass led
 
 
 def test_pr17_p43_both_players_at_0_at_the_same_moment_is_a_draw() -> None:

@@ -146,6 +146,23 @@ def test_pickle_and_replay_rebuild_the_duel(setup: Setup, seed: int, steps: int)
         assert duel.to_json() == document
 
 
+def test_a_game_state_pickles_and_copies_without_the_runtime() -> None:
+    """The game state is data (the state contract): what the runtime keeps on a frame (its state's
+    entry in the shared rulebook, which holds the ``transitions`` machines) is not part of a pickle
+    or a deep copy, and is looked up again; the copy plays on exactly like the original."""
+    import copy
+
+    duel = played(Setup(), 5, 12)
+    assert any(frame.at is not None for frame in duel.game.frames)
+    for clone in (pickle.loads(pickle.dumps(duel.game)), copy.deepcopy(duel.game)):
+        assert [(f.machine, f.state) for f in clone.frames] == [(f.machine, f.state) for f in duel.game.frames]
+        assert all(frame.at is None for frame in clone.frames)
+        assert all(frame.game is clone for frame in clone.frames)
+        again = Duel.from_json(duel.to_json())
+        again.game = clone
+        assert again == duel and again.legal_actions() == duel.legal_actions()
+
+
 def test_equality_compares_the_game_not_the_history() -> None:
     """Two duels reaching the same game state are equal although their histories differ in
     length; a duel that moved on is not equal to where it was."""

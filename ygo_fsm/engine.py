@@ -150,8 +150,6 @@ class CompiledTransition:
     """It has no guard and no ``unless``: always enabled in its source state."""
     moves_cards: bool = False
     """One of its callbacks may move a card (it is not one of :data:`~ygo_fsm.registry.CARDS_STAY`)."""
-    runs_callbacks: bool = False
-    """It declares a callback: a transition without one only moves its frame, and changes no game data."""
     profile: str | None = None
     """The profile it is scoped to (its spec's ``profile``), looked up once."""
     enters: tuple[tuple[str, str], ...] = ()
@@ -349,7 +347,6 @@ class Rulebook:
                     event=machine.events[t.event],
                     unguarded=not t.guards and not t.unless and t.profile is None,
                     moves_cards=any(c not in CARDS_STAY for c in t.callbacks),
-                    runs_callbacks=bool(t.callbacks),
                     profile=t.profile,
                     enters=self._enters(spec.id, t.dest),
                     event_name=t.event,

@@ -400,10 +400,9 @@ class DuelRuntime:
             if not game.is_over:
                 destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
             game.card_scans = {}
-        if transition.runs_callbacks:  # only a callback changes the game (LP included)
-            players = game.players
-            if players["A"].lp <= 0 or players["B"].lp <= 0:
-                game.check_lp()
+        players = game.players
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()  # after every transition: LP may also have been set outside one
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
@@ -423,7 +422,6 @@ class DuelRuntime:
             game.resolved_now = []
         if not self.keeps_trace:
             return
-        players = game.players
         a, b = players["A"], players["B"]
         narration = game.narration
         choice = game.choice

@@ -478,6 +478,14 @@ class Frame:
         while the frame stays there: set with ``state`` by the transition taken, or ``None``
         until the runtime looks it up."""
 
+    def __getstate__(self) -> tuple[GameState, str, str, str | None, str | None]:
+        """What a copy or a pickle keeps: not :attr:`at`, which belongs to the runtime (it is looked up again)."""
+        return self.game, self.machine, self.state, self.invoked_as, self.parent
+
+    def __setstate__(self, state: tuple[GameState, str, str, str | None, str | None]) -> None:
+        self.game, self.machine, self.state, self.invoked_as, self.parent = state
+        self.at = None
+
     def __repr__(self) -> str:
         return f"Frame({self.machine}:{self.state})"
 
