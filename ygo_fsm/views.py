@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .game import PLAYERS, Zone
-from .hiding import HIDING_ZONES, Hidden, hidden_from, known_to, place_ref, place_text
+from .hiding import HIDING_ZONES, Hidden, hidden_from, hidden_of, known_to, place_ref, place_text
 from .observation import CardView, ChainLinkView, Observation, PlayerView, observe
 from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
@@ -59,7 +59,7 @@ __all__ = [
 
 def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
                  lines: Iterable[str] = ()) -> dict[str, Hidden]:
-    """The part of :func:`hidden_from` (in its order) that masking ``uids`` and ``lines`` reads:
+    """The part of :func:`hidden_from` that masking ``uids`` and ``lines`` reads:
     the hidden cards among ``uids`` and, for each name that appears quoted (「…」) in one of
     ``lines``, the first hidden card of that name. :func:`mask_key`, :func:`mask_label` and
     :func:`mask_text` give the same text with it as with all of :func:`hidden_from` for keys
@@ -71,33 +71,11 @@ def hidden_among(game: GameState, viewer: str, uids: Iterable[str] = (),
 
 
 def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, Hidden]:
-    """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game."""
-    hidden: dict[str, Hidden] = {}
+    """:func:`hidden_among` for keys only: the hidden cards among ``wanted``, read from the live game
+    (:func:`~ygo_fsm.hiding.hidden_of`)."""
     if not wanted or game.all_in_zones_but_deck(viewer, wanted):
-        return hidden  # all in the viewer's own zones but the deck: known to them (known_to)
-    summon = game.summon
-    summoned = summon.uid if summon is not None and summon.kind != "set" else None
-    for player in PLAYERS:
-        state = game.players[player]
-        if player != viewer:  # the same tests as known_to's
-            for index, card in enumerate(state.hand_cards):
-                if card.uid in wanted and card.uid != summoned:
-                    hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.hand, index)
-            for zone, cards in ((Zone.monster, state.monsters), (Zone.spell_trap, state.spell_traps)):
-                for index, card in enumerate(cards):
-                    if not card.face_up and card.uid in wanted and card.uid != summoned:
-                        hidden[card.uid] = Hidden(card.uid, card.name, player, zone, index)
-        deck = state.deck_cards
-        if deck:
-            places = _zone_index(tuple(deck))[1]
-            for index in sorted(places[uid] for uid in wanted if uid in places and uid != summoned):
-                card = deck[index]
-                hidden[card.uid] = Hidden(card.uid, card.name, player, Zone.deck, index)
-    if summon is not None and summon.card is not None and summon.kind == "set" and summon.player != viewer:
-        card = summon.card
-        if card.uid in wanted:
-            hidden[card.uid] = Hidden(card.uid, card.name, summon.player, None, 0)
-    return hidden
+        return {}  # all in the viewer's own zones but the deck: known to them (known_to)
+    return hidden_of(game, viewer, wanted)
 
 
 _ZONE_CARDS = tuple((zone, zone in HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
