@@ -79,6 +79,9 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         found += entries
     if scans is not None:
         scans[player] = found
+        if not found:  # nor has the player any effect of a sort (:func:`effects_of_sort`)
+            for sort_key in _PLAYER_SORT_KEYS[player]:
+                scans[sort_key] = found
     return found
 
 
@@ -121,6 +124,8 @@ its sort (a trigger, a phase effect …) and skips the rest before looking at th
 
 _SORT_KEYS = {sort: {player: f"{sort}:{player}" for player in PLAYERS} for sort in SORTS}
 """The ``card_scans`` key of each sort and player, made once (a key looked up is not built again)."""
+_PLAYER_SORT_KEYS = {player: tuple(keys[player] for keys in _SORT_KEYS.values()) for player in PLAYERS}
+"""A player's keys of every sort."""
 
 
 def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPlay]:
@@ -133,8 +138,10 @@ def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPla
         cached = scans.get(key)
         if cached is not None:
             return cached  # type: ignore[return-value]
-    keep = SORTS[sort]
-    found = [entry for entry in effects_of(game, player) if keep(entry[3])]
+    found = effects_of(game, player)
+    if found:
+        keep = SORTS[sort]
+        found = [entry for entry in found if keep(entry[3])]
     if scans is not None:
         scans[key] = found
     return found

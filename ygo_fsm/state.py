@@ -493,6 +493,9 @@ class Frame:
 _ZONE_ITEMS = tuple(ZONE_ATTRIBUTES.items())
 _OPEN_ZONE_ATTRIBUTES = tuple(attribute for zone, attribute in _ZONE_ITEMS if zone is not Zone.deck)
 _UID = attrgetter("uid")
+_FIND_ORDER = tuple((zone, attribute, player) for decks in (False, True) for player in PLAYERS
+                    for zone, attribute in _ZONE_ITEMS if (zone is Zone.deck) == decks)
+"""Where :meth:`GameState.find` looks: each player's zones but the deck, then the decks."""
 
 _UNSET = object()
 """Marks the cached priority holder as not computed since the last change."""
@@ -626,14 +629,15 @@ class GameState:
 
     def find(self, uid: str) -> tuple[str, Zone, CardInstance] | None:
         """The player, zone and instance of the named card ``uid`` (each zone's uids are compared
-        at once; the card is looked for only in the zone that holds it)."""
-        for player, state in self.players.items():
-            for zone, attribute in _ZONE_ITEMS:
-                cards = getattr(state, attribute)
-                if cards and uid in map(_UID, cards):
-                    for card in cards:
-                        if card.uid == uid:
-                            return player, zone, card
+        at once; the card is looked for only in the zone that holds it). A uid names one card, so
+        the order of the zones does not change what is found: the decks, the longest, come last."""
+        players = self.players
+        for zone, attribute, player in _FIND_ORDER:
+            cards = getattr(players[player], attribute)
+            if cards and uid in map(_UID, cards):
+                for card in cards:
+                    if card.uid == uid:
+                        return player, zone, card
         return None
 
     def all_in_zones_but_deck(self, player: str, uids: set[str]) -> bool:
