@@ -19,7 +19,7 @@ from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, card_places, dec
 from .cards import CardSpec, default_library
 from .duel_value import DuelValue
 from .effects import activation_refusals, parse_key
-from .engine import Rulebook, default_rulebook
+from .engine import CompiledTransition, Rulebook, default_rulebook
 from .errors import IllegalActionError, TraceFormatError
 from .game import PLAYERS, Profile, Setup
 from .placing import initial_game
@@ -115,12 +115,16 @@ class Duel(DuelValue):
         accepts both.
         """
         options = self._options()
-        if judge or all(c is None for _, _, _, c in options):
+        if judge:
             return [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
+        if all(c is None for _, _, _, c in options):
+            actions = [offered_action(t.spec.event, player) for player, _, t, _ in options]
+            self._view_cache = (options, tuple(actions))
+            return actions
         hidden = self._hidden_in_options(options)
         if not hidden:  # no option names a card hidden from the player: the judge's keys and labels
             actions = [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
@@ -302,6 +306,12 @@ class Duel(DuelValue):
         else:
             (name, choice), player = Action.parse(action), None
         options = self._options()
+        cached = self._view_cache
+        if cached is not None and cached[0] is options and action in cached[1]:
+            # one of the actions just offered: the option at its place (the first equal to it, as below)
+            holder, level, transition, option = options[cached[1].index(action)]
+            self._take_action(holder, level, transition, option.key if option else None)
+            return
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
             hidden = self._hidden_in_options(options)  # the option named by a hidden card's place
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
@@ -313,14 +323,7 @@ class Duel(DuelValue):
         for holder, level, transition, option in options:
             if (transition.spec.event == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):
-                self._history.append(offered_action(name, holder, choice))
-                game = self.game
-                game.choice, game.actor = choice, holder
-                try:
-                    self._take(level, transition, holder)
-                finally:
-                    game.choice = game.actor = None
-                self._settle()
+                self._take_action(holder, level, transition, choice)
                 return
         offered = [str(action) for action in self.legal_actions()]
         reason = why_not(self.rulebook, self.game, options, name, choice, player)
@@ -331,6 +334,17 @@ class Duel(DuelValue):
         if self._refusals is not None:
             self._refusals.append(Refusal(after=self._seq, action=text, player=player, reason=reason))
         raise IllegalActionError(text, self.state, offered, reason=reason)
+
+    def _take_action(self, holder: str, level: int, transition: CompiledTransition, choice: str | None) -> None:
+        """Take a player's transition with the option ``choice`` (its key), then settle."""
+        self._history.append(offered_action(transition.spec.event, holder, choice))
+        game = self.game
+        game.choice, game.actor = choice, holder
+        try:
+            self._take(level, transition, holder)
+        finally:
+            game.choice = game.actor = None
+        self._settle()
 
     def _activation_refusals(self, choice: str | None, player: str | None) -> str:
         """What the named card's effect lacks to be activated (its cost, a zone, what its

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from .game import PLAYERS, Zone
@@ -98,16 +99,17 @@ class Sight(NamedTuple):
 
 def sight(game: GameState) -> Sight:
     """What masking reads of ``game`` now, kept as it is while the game goes on."""
-    zones = []
-    faces = []
-    for player in PLAYERS:
-        state = game.players[player]
-        zones.append(tuple([tuple(getattr(state, attribute)) for attribute in _ATTRIBUTES]))
-        faces.append((tuple([card.face_up for card in state.monsters]),
-                      tuple([card.face_up for card in state.spell_traps])))
+    a, b = game.players["A"], game.players["B"]
     summon = game.summon
-    return Sight(tuple(zones), tuple(faces),
+    return Sight((tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))),
+                 ((tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))),
+                  (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))),
                  None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+
+
+_ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
+"""A player's zone lists, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order."""
+_FACE_UP = attrgetter("face_up")
 
 
 _QUOTED = re.compile(r"「([^「」]*)」")
