@@ -4,13 +4,14 @@ name in :mod:`ygo_fsm.registry`)."""
 from __future__ import annotations
 
 from . import chain, effects, multi_target, priority
-from .registry import _acting, _choice, callback, cards_stay, chooser, guard
+from .registry import _acting, _choice, callback, cards_stay, chooser, guard, lists_effects_of_sort
 from .state import Choice, Frame
 
 # --- priority with activations and phase effects (issue: chains) ----------------------------
 
 
 @chooser
+@lists_effects_of_sort("open_state")
 def open_state_activations(frame: Frame) -> list[Choice]:
     """What the player with priority may activate in the open game state (000 every ◇ block)."""
     game = frame.game
@@ -25,6 +26,7 @@ def phase_processing(frame: Frame) -> list[Choice]:
 
 
 @chooser
+@lists_effects_of_sort("open_state")
 def pending_phase_activations(frame: Frame) -> list[Choice]:
     """The phase effects the player must now handle, to activate (000 例2: 回合玩家先处理)."""
     game = frame.game
@@ -72,6 +74,7 @@ def process_phase_effect(frame: Frame) -> None:
 
 
 @chooser
+@lists_effects_of_sort("response")
 def chain_responses(frame: Frame) -> list[Choice]:
     """Spell speed 2+ effects not below the newest link (000 2速以上的卡; counter traps answer only 3)."""
     game = frame.game
@@ -199,6 +202,7 @@ def decline_triggers(frame: Frame) -> None:
 
 
 @chooser
+@lists_effects_of_sort("chain1")
 def window_chain1(frame: Frame) -> list[Choice]:
     """CHAIN1 once the triggers are placed: the turn player's ignition effect (Main Phase; after a
     chain only if its last action was a summon — 001 例1/例2), then spell speed 2+ (000 5–7)."""
@@ -207,6 +211,7 @@ def window_chain1(frame: Frame) -> list[Choice]:
 
 
 @chooser
+@lists_effects_of_sort("chain1")
 def window_fast_effects(frame: Frame) -> list[Choice]:
     """CHAIN1 once the triggers are placed, fast effects only: after a summon that starts no chain
     and after a chain the turn player may respond only with spell speed 2+; an ignition effect

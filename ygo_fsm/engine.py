@@ -72,6 +72,7 @@ Sharing
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -81,8 +82,9 @@ from transitions import Event, EventData, Machine, State, Transition
 
 from .cards import Phase
 from .game import Profile
+from .in_play import SORT_KEYS
 from .loader import load_machines
-from .rules import CALLBACKS, CARDS_STAY, CHOOSERS, GUARDS, Callback, Chooser, Guard
+from .rules import CALLBACKS, CARDS_STAY, CHOOSER_SORTS, CHOOSERS, GUARDS, Callback, Chooser, Guard
 from .spec import DONE_EVENT, Actor, MachineSpec, Role, StateSpec, TransitionSpec
 from .state import Frame
 
@@ -187,9 +189,12 @@ class CompiledTransition:
         return True
 
 
-PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None]
+PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None, Mapping[str, str] | None]
 """A player transition as the option search reads it: the transition, its event, its
-:attr:`~CompiledTransition.check` and its chooser."""
+:attr:`~CompiledTransition.check`, its chooser, and when the chooser lists only effects of one sort
+(:data:`~ygo_fsm.registry.CHOOSER_SORTS`) the ``card_scans`` key of that sort for each player
+(:data:`~ygo_fsm.in_play.SORT_KEYS`): a player whose kept list of it is empty is offered nothing
+by it, and the chooser is not asked."""
 OptionPlan = tuple[tuple[PlanEntry, ...], bool]
 """A state's player transitions for one role as the option search reads them, and whether the
 search must note the events they offer: two of them for one event are not kept apart by their
@@ -203,7 +208,12 @@ def option_plan(actions: tuple[CompiledTransition, ...], nested_events: set[str]
     events = {t.event_name for t in actions}
     tie = any(not exclusive(tuple(t for t in actions if t.event_name == event)) for event in events)
     notes = tie or bool(events & nested_events)
-    return tuple((t, t.event_name, t.check, t.chooser) for t in actions), notes
+    return tuple((t, t.event_name, t.check, t.chooser, _chooser_sort_keys(t)) for t in actions), notes
+
+
+def _chooser_sort_keys(transition: CompiledTransition) -> Mapping[str, str] | None:
+    sort = CHOOSER_SORTS.get(transition.spec.choices or "")
+    return SORT_KEYS[sort] if sort is not None else None
 
 
 @dataclass(frozen=True)

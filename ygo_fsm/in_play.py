@@ -12,7 +12,7 @@ from .cards import CardSpec, CardType, EffectSpec, Location
 from .game import FIELD_ZONES, PLAYERS, Zone
 from .state import ZONE_ATTRIBUTES, CardInstance, GameState
 
-__all__ = ["LOCATION_ZONES", "SET_ZONES", "SORTS", "EffectInPlay", "effects_of", "effects_of_sort"]
+__all__ = ["LOCATION_ZONES", "SET_ZONES", "SORTS", "SORT_KEYS", "EffectInPlay", "effects_of", "effects_of_sort"]
 
 SET_ZONES = (Zone.spell_trap, Zone.field_zone)
 """Where a Spell/Trap Card can be Set: a Spell & Trap Zone, or the Field Zone for a Field Spell."""
@@ -122,9 +122,9 @@ SORTS: dict[str, Callable[[EffectSpec], bool]] = {
 its sort (a trigger, a phase effect …) and skips the rest before looking at the game."""
 
 
-_SORT_KEYS = {sort: {player: f"{sort}:{player}" for player in PLAYERS} for sort in SORTS}
+SORT_KEYS = {sort: {player: f"{sort}:{player}" for player in PLAYERS} for sort in SORTS}
 """The ``card_scans`` key of each sort and player, made once (a key looked up is not built again)."""
-_PLAYER_SORT_KEYS = {player: tuple(keys[player] for keys in _SORT_KEYS.values()) for player in PLAYERS}
+_PLAYER_SORT_KEYS = {player: tuple(keys[player] for keys in SORT_KEYS.values()) for player in PLAYERS}
 """A player's keys of every sort."""
 
 
@@ -133,7 +133,7 @@ def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPla
     choosers return at once for a player with none (kept in ``game.card_scans`` beside
     :func:`effects_of`'s list, of which it is a fixed filter, so it holds exactly as long)."""
     scans = game.card_scans
-    key = _SORT_KEYS[sort][player]
+    key = SORT_KEYS[sort][player]
     if scans is not None:
         cached = scans.get(key)
         if cached is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from . import priority
 from .game import TurnEffect
+from .in_play import SORTS
 from .state import Choice, Frame
 
 Guard = Callable[["Frame"], bool]
@@ -55,6 +56,25 @@ def chooser(func: Chooser) -> Chooser:
     """Register ``func`` as a chooser (it lists a player action's options) under its own name."""
     CHOOSERS[func.__name__] = func
     return func
+
+
+CHOOSER_SORTS: dict[str, str] = {}
+"""Choosers that list only effects of one sort (:data:`~ygo_fsm.in_play.SORTS`) of the player who
+must act, by chooser name: for a player with none of that sort in play they list nothing, so the
+option search does not ask them when what the runtime keeps of the player's effects
+(``GameState.card_scans``) already says so. A test plays random duels and checks at every
+decision that each of them lists nothing whenever the player has no effect of its sort."""
+
+
+def lists_effects_of_sort(sort: str) -> Callable[[Chooser], Chooser]:
+    """Mark a chooser as one of :data:`CHOOSER_SORTS`, listing only effects of ``sort``."""
+    if sort not in SORTS:
+        raise ValueError(f"unknown sort of effects {sort!r}; sorts are {', '.join(SORTS)}")
+
+    def mark(func: Chooser) -> Chooser:
+        CHOOSER_SORTS[func.__name__] = sort
+        return func
+    return mark
 
 
 def _acting(frame: Frame) -> str:

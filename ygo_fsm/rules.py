@@ -17,6 +17,7 @@ from . import battle_rules, chain_rules, summon_rules, turn_rules
 from .registry import (
     CALLBACKS,
     CARDS_STAY,
+    CHOOSER_SORTS,
     CHOOSERS,
     GUARDS,
     Callback,
@@ -31,5 +32,18 @@ from .registry import (
 RULE_MODULES = (turn_rules, chain_rules, summon_rules, battle_rules)
 """The modules whose functions the registry holds (imported for that)."""
 
-__all__ = ["CALLBACKS", "CARDS_STAY", "CHOOSERS", "GUARDS", "RULE_MODULES", "Callback", "Chooser", "Guard",
-           "callback", "chooser", "guard", "guard_citation"]
+__all__ = [
+    "CALLBACKS",
+    "CARDS_STAY",
+    "CHOOSERS",
+    "CHOOSER_SORTS",
+    "GUARDS",
+    "RULE_MODULES",
+    "Callback",
+    "Chooser",
+    "Guard",
+    "callback",
+    "chooser",
+    "guard",
+    "guard_citation",
+]

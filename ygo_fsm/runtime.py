@@ -320,8 +320,9 @@ class DuelRuntime:
         turn_player = holder == game.turn_player
         if game.scans is None:
             game.scans = {}  # the state holds still while its options are enumerated
-        if game.card_scans is None:
-            game.card_scans = {}
+        card_scans = game.card_scans
+        if card_scans is None:
+            card_scans = game.card_scans = {}
         frames = game.frames
         runtime = self.rulebook.runtime
         options: list[Option] = []
@@ -335,22 +336,24 @@ class DuelRuntime:
             if not entries:
                 continue
             if not notes and handled is None:  # no event here can tie, hide or be hidden
-                for transition, _, check, chooser in entries:
+                for transition, _, check, chooser, sort_keys in entries:
                     if check is not None and not check(frame):
                         continue
                     if chooser is None:
                         options.append((holder, level, transition, None))
-                    else:
+                    elif sort_keys is None or card_scans.get(sort_keys[holder], True):  # (engine.PlanEntry)
                         listed = chooser(frame)
                         if listed:
                             options.extend([(holder, level, transition, choice) for choice in listed])
                 continue
             here: list[str] | None = None
-            for transition, event, check, chooser in entries:
+            for transition, event, check, chooser, sort_keys in entries:
                 if (handled is not None and event in handled) or (check is not None and not check(frame)):
                     continue
                 chosen: list[Choice] | None = None
                 if chooser is not None:
+                    if sort_keys is not None and not card_scans.get(sort_keys[holder], True):
+                        continue  # the player has no effect of the sort it lists (engine.PlanEntry)
                     chosen = chooser(frame)
                     if not chosen:
                         continue
