@@ -368,6 +368,19 @@ def test_engine_event_other_than_done_from_state_running_machine(fresh_machine, 
     assert "runs a machine" in issue.message
 
 
+def test_state_running_a_machine_declares_no_priority(fresh_machine, write_machine, tmp_path):
+    """Who must act is named by the innermost state that declares a ``priority:`` role
+    (:mod:`ygo_fsm.priority`). While a machine runs, the state running it is never the innermost,
+    so a role there could never name anyone: the machine's own states say who acts."""
+    write_machine(fresh_machine())
+    outer = parent_machine()
+    outer["states"][0]["priority"] = "turn_player"
+    write_machine(outer, name="outer")
+    issue = only_issue(tmp_path)
+    assert (issue.machine, issue.item) == ("outer", "state running")
+    assert "declares priority" in issue.message
+
+
 def test_player_action_from_state_where_no_player_acts(fresh_machine, write_machine, tmp_path):
     data = fresh_machine()
     del data["states"][0]["priority"]

@@ -30,6 +30,7 @@ class DuelValue(DuelRuntime):
         clone._history = list(self._history)
         clone._records = list(self._records)
         clone._trace = list(self._trace)
+        clone._path_base = self._path_base
         clone._seq = self._seq
         clone._option_cache = None
         clone._view_cache = clone._index_cache = None

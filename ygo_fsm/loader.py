@@ -152,6 +152,9 @@ def check_machine(
                 issue(f"state {state.id}", f"unknown sub-machine {state.machine!r}")
             elif state.machine == spec.id:
                 issue(f"state {state.id}", "a machine cannot run itself")
+            if state.priority is not None:
+                issue(f"state {state.id}", f"runs machine {state.machine!r} and declares priority: who acts "
+                      "while it runs is said by the state that machine is in")
         if state.phase_effects is not None and phases and state.phase_effects not in phases:
             issue(f"state {state.id}", f"unknown phase {state.phase_effects!r} for phase_effects "
                   f"(phases: {', '.join(sorted(phases))})")

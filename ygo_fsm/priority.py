@@ -31,15 +31,15 @@ def acting(game: GameState) -> str:
 
 
 def _find(game: GameState) -> str | None:
-    if game.is_over:
+    frames = game.frames
+    if game.is_over or not frames:
         return None
-    specs = game.state_specs
-    for frame in reversed(game.frames):
-        at = frame.at
-        role = at.role if at is not None else specs[(frame.machine, frame.state)].priority
-        if role is not None:
-            return role_holder(game, role)
-    return None
+    # the innermost frame's state: every state further out runs a machine, and a state running a
+    # machine declares no role (ygo_fsm.loader.check_machine), so none further out names anyone
+    frame = frames[-1]
+    at = frame.at
+    role = at.role if at is not None else game.state_specs[(frame.machine, frame.state)].priority
+    return role_holder(game, role) if role is not None else None
 
 
 def role_holder(game: GameState, role: Role) -> str | None:

@@ -142,7 +142,7 @@ class DuelRuntime:
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
                  "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
-                 "keeps_trace")
+                 "keeps_trace", "_path_base")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
@@ -154,6 +154,10 @@ class DuelRuntime:
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
         self._index_cache: tuple[list[Option], tuple[int, ...]] | None = None
         self._seq = 0
+        self._path_base: tuple[str, ...] | None = None if keeps_trace else ()
+        """The states of the frames before the first row not yet read into :attr:`trace` (``None``
+        until a transition is taken after a reading; ``()`` when no trace is kept): a row keeps
+        only where its transition left the frames, and its path is worked out from this."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._refusals = None
@@ -269,10 +273,22 @@ class DuelRuntime:
             raise TraceNotKeptError("this duel keeps no trace (Duel(trace=False)); its history replays it "
                                     "with one: Duel.replay(duel.setup, duel.history)")
         trace = self._trace
-        for row in self._records[len(trace):]:
-            (seq, turn, turn_player, head, actor, holder, chain, state, choice, detail, auto,
+        rows = self._records[len(trace):]
+        if not rows:
+            return tuple(trace)
+        runtime = self.rulebook.runtime
+        assert self._path_base is not None  # the first of the rows was taken from these frames
+        states = list(self._path_base)
+        for row in rows:
+            (seq, turn, turn_player, head, actor, holder, chain, level, depth, choice, detail, auto,
              lp_a, lp_b, hand_a, hand_b, seen) = row
             machine, source, dest, event, transition, rule = head
+            # the frames further out stay; the one that moved is at dest; the machines it entered start
+            del states[level:]
+            states.append(dest)
+            if depth > level + 1:
+                states += [initial for _, initial in runtime[machine][dest].enters[:depth - level - 1]]
+            state = ".".join(states)
             trace.append(TraceRecord.model_validate({
                 "seq": seq, "turn": turn, "turn_player": turn_player, "machine": machine, "source": source,
                 "dest": dest, "event": event, "transition": transition, "actor": actor, "priority": holder,
@@ -280,6 +296,7 @@ class DuelRuntime:
                 "auto_pass": auto, "lp": {"A": lp_a, "B": lp_b}, "hand": {"A": hand_a, "B": hand_b},
                 "views": record_views(seen, choice, detail) if isinstance(seen, Sight) else (),
             }))
+        self._path_base = None  # the next row's frames are read when it is taken
         return tuple(trace)
 
     def effect_applies(self, effect: TurnEffect) -> bool:
@@ -390,6 +407,8 @@ class DuelRuntime:
     def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
         game = self.game
         frames = game.frames
+        if self._path_base is None:  # the first row since the trace was read: the frames it starts from
+            self._path_base = tuple(map(_STATE_OF, frames))
         if game.narration:
             game.narration = []  # the lines of the transition before (kept in its record)
         scans = game.scans
@@ -431,7 +450,7 @@ class DuelRuntime:
         # one flat row, validated into a TraceRecord when the trace is read (:attr:`trace`)
         self._records.append((
             seq, game.turn, game.turn_player, transition.record_head, actor, priority_holder(game),
-            self._chain_snapshot() if game.chain else (), ".".join(map(_STATE_OF, frames)), choice,
+            self._chain_snapshot() if game.chain else (), level, len(frames), choice,
             tuple(narration) if narration else (), auto, a.lp, b.lp, a.hand, b.hand,
             # the players' views are worked out from this when the trace is read
             sight(game) if choice is not None or narration else (),

@@ -1,0 +1,43 @@
+"""A trace record's ``state`` is the full state path the duel is in after its transition (the trace
+contract): the newest record read after each action names the state the duel is in, however often
+the trace is read, in a copy, and in a duel saved and loaded halfway; and reading the trace once at
+the end gives the same records as reading it after every action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ygo_fsm import Duel
+from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
+
+
+def _play_reading(duel: Duel, seed: int, decisions: int, every: int) -> None:
+    choose = random.Random(seed).choice
+    for step in range(decisions):
+        if duel.is_over:
+            return
+        duel.apply(choose(duel.legal_actions()))
+        if step % every == 0:
+            assert duel.trace[-1].state == duel.state, f"after {duel.history[-1]}"
+
+
+@pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 2), (VANILLA_DECK, 8)])
+def test_the_newest_record_names_the_state_the_duel_is_in(deck: tuple[str, ...], seed: int) -> None:
+    for auto_pass in (False, True):
+        read_often = Duel.new_game(list(deck), list(deck), seed=seed, auto_pass=auto_pass)
+        read_once = Duel.new_game(list(deck), list(deck), seed=seed, auto_pass=auto_pass)
+        _play_reading(read_often, seed, 300, every=1)
+        _play_reading(read_once, seed, 300, every=10**6)  # read only at its first action
+        assert read_once.trace == read_often.trace
+        states = {record.state for record in read_often.trace}
+        assert len(states) > 40 and any(state.count(".") >= 3 for state in states)
+
+        copied = read_often.copy()
+        loaded = Duel.from_json(read_often.to_json(trace=True), auto_pass=auto_pass)
+        unread = Duel.from_json(read_often.to_json(trace=False), auto_pass=auto_pass)
+        for duel in (read_often, copied, loaded, unread):
+            _play_reading(duel, seed + 1, 200, every=7)
+        assert copied.trace == read_often.trace == loaded.trace
+        assert unread.trace == read_often.trace[len(read_often.trace) - len(unread.trace):]
