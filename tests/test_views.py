@@ -417,3 +417,25 @@ def test_states_differing_only_in_hidden_information_look_the_same_after_play(
             break
         first.apply(action)
         second.apply(action)
+
+
+def test_a_sight_keeps_the_zones_an_earlier_one_saw_unchanged_and_sees_the_rest_anew() -> None:
+    """A record's sight is what masking reads of the game at that moment; where the cards did not
+    move since the sight before, the later sight holds the same tuples (one copy of the zones for
+    both records), and a zone whose cards moved holds them as they are now."""
+    from ygo_fsm.views import sight
+
+    duel = Duel.new_game(["sage_chiron"] * 40, ["reflect_bounder"] * 40, seed=3)
+    game = duel.game
+    first = sight(game)
+    same = sight(game, first)
+    assert same.zones is first.zones and same.face_up is first.face_up
+    a = game.players["A"]
+    drawn = a.deck_cards.pop(0)
+    a.hand_cards.append(drawn)
+    moved = sight(game, first)
+    a_before, a_now = first.zones[0], moved.zones[0]
+    changed = [i for i, (old, new) in enumerate(zip(a_before, a_now, strict=True)) if old is not new]
+    assert moved.zones[1] is first.zones[1]  # B's zones: nothing moved there
+    assert [a_now[i] for i in changed] == [tuple(a.hand_cards), tuple(a.deck_cards)]
+    assert a_now == sight(game).zones[0]  # what a fresh sight sees

@@ -142,7 +142,7 @@ class DuelRuntime:
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
                  "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
-                 "keeps_trace", "_path_base")
+                 "keeps_trace", "_path_base", "_last_sight")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
@@ -158,6 +158,8 @@ class DuelRuntime:
         """The states of the frames before the first row not yet read into :attr:`trace` (``None``
         until a transition is taken after a reading; ``()`` when no trace is kept): a row keeps
         only where its transition left the frames, and its path is worked out from this."""
+        self._last_sight: Sight | None = None
+        """The newest row's :class:`~ygo_fsm.views.Sight` (the next shares the zones that did not change)."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._refusals = None
@@ -453,13 +455,14 @@ class DuelRuntime:
         a, b = players["A"], players["B"]
         narration = game.narration
         choice = game.choice
+        seen: Sight | tuple[()] = ()
+        if choice is not None or narration:  # what masking reads when the trace is read
+            seen = self._last_sight = sight(game, self._last_sight)
         # one flat row, validated into a TraceRecord when the trace is read (:attr:`trace`)
         self._records.append((
             seq, game.turn, game.turn_player, transition.record_head, actor, priority_holder(game),
             self._chain_snapshot() if game.chain else (), level, len(frames), choice,
-            tuple(narration) if narration else (), auto, a.lp, b.lp, a.hand, b.hand,
-            # the players' views are worked out from this when the trace is read
-            sight(game) if choice is not None or narration else (),
+            tuple(narration) if narration else (), auto, a.lp, b.lp, a.hand, b.hand, seen,
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:

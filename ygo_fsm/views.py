@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 from operator import attrgetter
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .game import PLAYERS, Zone
 from .hiding import HIDING_ZONES, Hidden, hidden_from, hidden_of, known_to, place_ref, place_text
@@ -91,20 +91,38 @@ class Sight(NamedTuple):
 
     zones: tuple[tuple[tuple[CardInstance, ...], ...], ...]
     """Per player (A, B), per zone in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order."""
-    face_up: tuple[tuple[tuple[bool, ...], tuple[bool, ...]], ...]
+    face_up: tuple[tuple[tuple[bool, ...], ...], ...]
     """Per player: the monsters', then the Spells/Traps'."""
     summon: tuple[str, str, str, CardInstance | None] | None
     """The summon in progress: its uid, kind, player and the monster taken out."""
 
 
-def sight(game: GameState) -> Sight:
-    """What masking reads of ``game`` now, kept as it is while the game goes on."""
+def sight(game: GameState, before: Sight | None = None) -> Sight:
+    """What masking reads of ``game`` now, kept as it is while the game goes on. Where a player's
+    zones (or one zone) hold the very cards they held in ``before``, an earlier sight of the same
+    game, its tuples are kept instead of new equal ones: a trace's sights share what did not change."""
     a, b = game.players["A"], game.players["B"]
     summon = game.summon
-    return Sight((tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))),
-                 ((tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))),
-                  (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))),
-                 None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+    zones: tuple[tuple[tuple[CardInstance, ...], ...], ...] = (
+        tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b))))
+    face_up: tuple[tuple[tuple[bool, ...], ...], ...] = (
+        (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))),
+        (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))))
+    if before is not None:
+        zones, face_up = _kept(zones, before.zones), _kept(face_up, before.face_up)
+    return Sight(zones, face_up, None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+
+
+_T = TypeVar("_T")
+
+
+def _kept(now: tuple[tuple[_T, ...], ...], before: tuple[tuple[_T, ...], ...]) -> tuple[tuple[_T, ...], ...]:
+    """``now`` per player, with ``before``'s tuples wherever they are equal (cards compare by identity)."""
+    if now == before:
+        return before
+    return tuple(old if new == old else tuple(kept if part == kept else part for part, kept in zip(new, old,
+                                                                                                  strict=True))
+                 for new, old in zip(now, before, strict=True))
 
 
 _ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
