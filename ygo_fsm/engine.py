@@ -171,7 +171,7 @@ class CompiledTransition:
         elif len(self.guards) == 1 and not self.unless and self.profile is None:
             check = self.guards[0]
         else:
-            check = _conjunction(self.guards, self.unless, self.profile)
+            check = self.enabled
         object.__setattr__(self, "check", check)
 
     def enabled(self, frame: Frame) -> bool:
@@ -187,22 +187,6 @@ class CompiledTransition:
             if check(frame):
                 return False
         return True
-
-
-def _conjunction(guards: tuple[Guard, ...], unless: tuple[Guard, ...], profile: str | None) -> Guard:
-    """:meth:`CompiledTransition.enabled` for one transition as one function: the profile, then each
-    guard, then each ``unless`` guard, in that order, stopping at the first that fails as ``enabled``
-    does, without a loop over the declared guards on every call. The function's text is made of
-    these terms alone (no declared name is in it); the guard functions are bound to its arguments."""
-    terms = ["frame.game.profile == profile"] if profile is not None else []
-    terms += [f"g{index}(frame)" for index in range(len(guards))]
-    terms += [f"not u{index}(frame)" for index in range(len(unless))]
-    names = ", ".join(["profile", *(f"g{i}" for i in range(len(guards))), *(f"u{i}" for i in range(len(unless)))])
-    text = f"def bind({names}):\n    def check(frame):\n        return {' and '.join(terms)}\n    return check\n"
-    namespace: dict[str, Any] = {}
-    exec(text, namespace)  # the text above, made only of fixed terms and indexes
-    check: Guard = namespace["bind"](profile, *guards, *unless)
-    return check
 
 
 PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None, Mapping[str, str] | None]
