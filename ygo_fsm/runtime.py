@@ -9,8 +9,10 @@ the game's ``scans`` while options are enumerated, and a player's effects and th
 effects of a zone's cards are looked up by those very cards, and options and offered actions are
 values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace
 record is kept as a flat row (what every record of its transition says the same shared,
-``CompiledTransition.record_head``; the players' views as what masking reads of the game then,
-:func:`~ygo_fsm.views.sight`) and validated when the trace is read.
+``CompiledTransition.record_head``; where the transition left the frames, from which the state path
+is worked out; the players' views as what masking reads of the game then,
+:func:`~ygo_fsm.views.sight`, sharing the zones the row before saw unchanged) and validated when the
+trace is read.
 
 What the declarations settle once is read from the rulebook rather than found again at each step:
 a frame keeps its state's :class:`~ygo_fsm.engine.StateRuntime` (``Frame.at``); transitions whose
