@@ -248,14 +248,6 @@ class StateRuntime:
     """The same for :attr:`opponent_actions`."""
     role: Role | None = None
     """``spec.priority`` (whom the state names to act), looked up once."""
-    engine_checks: tuple[tuple[Guard | None, CompiledTransition], ...] = field(default=(), init=False,
-                                                                                compare=False)
-    """When :attr:`engine_exclusive`, each engine transition with its :attr:`~CompiledTransition.check`,
-    in declaration order (settling takes the first enabled one); else empty."""
-
-    def __post_init__(self) -> None:
-        checks = tuple((t.check, t) for t in self.engine) if self.engine_exclusive else ()
-        object.__setattr__(self, "engine_checks", checks)
 
 
 def exclusive(transitions: tuple[CompiledTransition, ...]) -> bool:

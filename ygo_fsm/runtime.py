@@ -288,8 +288,6 @@ class DuelRuntime:
              lp_a, lp_b, hand_a, hand_b, seen) = row
             machine, source, dest, event, transition, rule = head
             # the frames further out stay; the one that moved is at dest; the machines it entered start
-            if level < 0:
-                level = len(states) - 1  # the innermost frame, as the row before left the frames (:meth:`_take`)
             del states[level:]
             states.append(dest)
             if depth > level + 1:
@@ -411,9 +409,6 @@ class DuelRuntime:
             invoked_as, parent = initial, child
 
     def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
-        """Take ``transition`` in the frame at ``level``: ``-1`` for the innermost frame as the last
-        transition left the frames (an engine transition settling takes), else its index (a player's
-        action, or a ``done`` after a finished machine's frame was left)."""
         game = self.game
         frames = game.frames
         if self._path_base is None:  # the first row since the trace was read: the frames it starts from
@@ -426,8 +421,7 @@ class DuelRuntime:
         if moves_cards:
             game.card_scans = None  # its callbacks may move cards
         # through its ``transitions`` object; its guards were found to hold on this very state
-        frame = frames[level]
-        transition.transition.take_frame(frame)
+        transition.transition.take_frame(frames[level])
         if moves_cards:
             if not game.is_over:
                 destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
@@ -435,7 +429,7 @@ class DuelRuntime:
         players = game.players
         if players["A"].lp <= 0 or players["B"].lp <= 0:
             game.check_lp()  # after every transition: LP may also have been set outside one
-        if frames[-1] is not frame:
+        if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
         if transition.enters and not game.is_over:
@@ -498,83 +492,71 @@ class DuelRuntime:
             here: StateRuntime | None = frame.at
             if here is None:
                 here = frame.at = runtime[frame.machine][frame.state]
-            for check, engine in here.engine_checks:  # at most one can be enabled (engine.exclusive)
-                if check is None or check(frame):
-                    if taken > limit:
-                        runaway.append(engine)
-                    take(-1, engine, "engine")
-                    break
-            else:  # no engine transition of an exclusive state is enabled, or the state is another kind
-                if here.terminal:
-                    game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
-                    return
-                if not here.engine_exclusive and here.engine and self._take_engine(frame, here, taken > limit,
-                                                                                    runaway):
-                    continue
-                if here.final and len(frames) > 1:
-                    frames.pop()
-                    if game.scans is not None:
-                        game.scans.clear()  # one machine fewer: what the rules read may differ
-                    parent = frames[-1]
-                    outer: StateRuntime | None = parent.at
-                    if outer is None:
-                        outer = parent.at = runtime[parent.machine][parent.state]
-                    if outer.done_exclusive:  # at most one can be enabled (engine.exclusive)
-                        done = []
-                        for candidate in outer.done:
-                            check = candidate.check
-                            if check is None or check(parent):
-                                done = [candidate]
-                                break
-                    else:
-                        done = [t for t in outer.done if t.unguarded or t.enabled(parent)]
-                    if len(done) != 1:
-                        problem = "no" if not done else "more than one"
-                        raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
-                                          f"enabled in {parent.machine}.{parent.state}")
-                    if taken > limit:
-                        runaway.append(done[0])
-                    take(len(frames) - 1, done[0], "engine")  # its level: the rows do not see the pop
-                    continue
-                options = self._option_cache
-                if options is None:
-                    options = self._option_cache = self._find_options()
-                if not options:
-                    raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
-                if self.auto_pass and len(options) == 1:
-                    holder, level, transition, option = options[0]
-                    if option is None and transition.event_name == PASS and holder in self.auto_pass:
-                        self._history.append(_PASSES[holder])
-                        game.actor = holder
-                        try:
-                            take(level, transition, holder, True)
-                        finally:
-                            game.actor = None
-                        self.auto_passes += 1
-                        taken, runaway = 0, []  # a player's action (taken for them): settling starts again
-                        continue
+            if here.terminal:
+                game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
-
-    def _take_engine(self, frame: Frame, here: StateRuntime, past_limit: bool,
-                     runaway: list[CompiledTransition]) -> bool:
-        """Take the one enabled engine transition of a state whose engine transitions the declarations
-        do not keep apart (:func:`~ygo_fsm.engine.exclusive`); ``False`` when none is enabled, and
-        :class:`EngineError` naming them when more than one is."""
-        chosen = None
-        for engine in here.engine:
-            if engine.unguarded or engine.enabled(frame):
-                if chosen is not None:
-                    enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
-                    raise EngineError(f"{self.state}: engine transitions "
-                                      f"{', '.join(t.spec.id for t in enabled)} are enabled together "
-                                      "with no declared precedence")
-                chosen = engine
-        if chosen is None:
-            return False
-        if past_limit:
-            runaway.append(chosen)
-        self._take(-1, chosen, "engine")
-        return True
+            chosen = None
+            if here.engine_exclusive:  # at most one can be enabled (engine.exclusive)
+                for engine in here.engine:
+                    check = engine.check
+                    if check is None or check(frame):
+                        chosen = engine
+                        break
+            else:
+                for engine in here.engine:
+                    if engine.unguarded or engine.enabled(frame):
+                        if chosen is not None:
+                            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
+                            raise EngineError(f"{self.state}: engine transitions "
+                                              f"{', '.join(t.spec.id for t in enabled)} are enabled together "
+                                              "with no declared precedence")
+                        chosen = engine
+            if chosen is not None:
+                if taken > limit:
+                    runaway.append(chosen)
+                take(len(frames) - 1, chosen, "engine")
+                continue
+            if here.final and len(frames) > 1:
+                frames.pop()
+                if game.scans is not None:
+                    game.scans.clear()  # one machine fewer: what the rules read may differ
+                parent = frames[-1]
+                outer: StateRuntime | None = parent.at
+                if outer is None:
+                    outer = parent.at = runtime[parent.machine][parent.state]
+                if outer.done_exclusive:  # at most one can be enabled (engine.exclusive)
+                    done = []
+                    for candidate in outer.done:
+                        check = candidate.check
+                        if check is None or check(parent):
+                            done = [candidate]
+                            break
+                else:
+                    done = [t for t in outer.done if t.unguarded or t.enabled(parent)]
+                if len(done) != 1:
+                    problem = "no" if not done else "more than one"
+                    raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
+                                      f"enabled in {parent.machine}.{parent.state}")
+                if taken > limit:
+                    runaway.append(done[0])
+                take(len(frames) - 1, done[0], "engine")
+                continue
+            options = self._options()
+            if not options:
+                raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
+            if self.auto_pass and len(options) == 1:
+                holder, level, transition, option = options[0]
+                if option is None and transition.event_name == PASS and holder in self.auto_pass:
+                    self._history.append(_PASSES[holder])
+                    game.actor = holder
+                    try:
+                        take(level, transition, holder, True)
+                    finally:
+                        game.actor = None
+                    self.auto_passes += 1
+                    taken, runaway = 0, []  # a player's action (taken for them): settling starts again
+                    continue
+            return
 
     def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
         """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
