@@ -11,10 +11,10 @@ Validation happens in two layers:
    runs one, a state that runs a machine and declares a ``priority:`` role (while the
    machine runs, its own states say who acts), a player action from a state where that
    player does not act, a state that cannot be reached from the initial state, a state
-   that is neither final nor terminal and has no way out, a machine run as a sub-machine that has no final state, a
-   missing or malformed rule citation, a required machine (``turn``) that is missing, and
-   a cycle of engine transitions that change nothing (:func:`engine_cycle_issues`), on
-   which settling would never end.
+   that is neither final nor terminal and has no way out, a machine run as a sub-machine
+   that has no final state, a missing or malformed rule citation, a required machine
+   (``turn``) that is missing, and a cycle of engine transitions that change nothing
+   (:func:`engine_cycle_issues`), on which settling would never end.
 
 Every problem is a :class:`~ygo_fsm.errors.DefinitionIssue` naming the file, the machine
 and the item; :func:`load_machines` raises :class:`~ygo_fsm.errors.MachineDefinitionError`

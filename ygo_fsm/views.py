@@ -117,12 +117,16 @@ _T = TypeVar("_T")
 
 
 def _kept(now: tuple[tuple[_T, ...], ...], before: tuple[tuple[_T, ...], ...]) -> tuple[tuple[_T, ...], ...]:
-    """``now`` per player, with ``before``'s tuples wherever they are equal (cards compare by identity)."""
+    """``now`` (per player, per zone), with ``before``'s tuples wherever they are equal: a player's
+    whole tuple, else each zone's (cards compare by identity)."""
     if now == before:
         return before
-    return tuple(old if new == old else tuple(kept if part == kept else part for part, kept in zip(new, old,
-                                                                                                  strict=True))
+    return tuple(old if new == old else tuple(map(_earlier_if_equal, new, old))
                  for new, old in zip(now, before, strict=True))
+
+
+def _earlier_if_equal(new: _T, old: _T) -> _T:
+    return old if new == old else new
 
 
 _ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
