@@ -84,6 +84,7 @@ class Duel(DuelValue):
             game.battle_phase_number = 1  # starting inside a Battle Phase
         game.frames.append(Frame(game, "turn", start.id, None))
         self._enter_children()
+        self._rows_start_here()
         self._settle()
 
     @classmethod

@@ -90,6 +90,7 @@ class DuelValue(DuelRuntime):
         duel.game = game_from_document(document.game, library=default_library() if library is None else library,
                                        state_specs=duel.rulebook.state_specs)
         duel._start_runtime(keeps_trace=trace)
+        duel._rows_start_here()
         duel.auto_pass = auto_pass_players(auto_pass)
         duel._history = [Action(a.name, a.player, a.choice) for a in document.history]
         duel._seq = document.seq

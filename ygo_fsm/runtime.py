@@ -156,10 +156,11 @@ class DuelRuntime:
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
         self._index_cache: tuple[list[Option], tuple[int, ...]] | None = None
         self._seq = 0
-        self._path_base: tuple[str, ...] | None = None if keeps_trace else ()
-        """The states of the frames before the first row not yet read into :attr:`trace` (``None``
-        until a transition is taken after a reading; ``()`` when no trace is kept): a row keeps
-        only where its transition left the frames, and its path is worked out from this."""
+        self._path_base: tuple[str, ...] = ()
+        """The states of the frames the first row not yet read into :attr:`trace` starts from (a row
+        keeps only where its transition left the frames, and its path is worked out from these):
+        the frames when the duel started or was loaded, or when the trace was last read
+        (:meth:`_rows_start_here`)."""
         self._last_sight: Sight | None = None
         """The newest row's :class:`~ygo_fsm.views.Sight` (the next shares the zones that did not change)."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
@@ -281,7 +282,6 @@ class DuelRuntime:
         if not rows:
             return tuple(trace)
         runtime = self.rulebook.runtime
-        assert self._path_base is not None  # the first of the rows was taken from these frames
         states = list(self._path_base)
         for row in rows:
             (seq, turn, turn_player, head, actor, holder, chain, level, depth, choice, detail, auto,
@@ -300,8 +300,14 @@ class DuelRuntime:
                 "auto_pass": auto, "lp": {"A": lp_a, "B": lp_b}, "hand": {"A": hand_a, "B": hand_b},
                 "views": record_views(seen, choice, detail) if isinstance(seen, Sight) else (),
             }))
-        self._path_base = None  # the next row's frames are read when it is taken
+        self._rows_start_here()
         return tuple(trace)
+
+    def _rows_start_here(self) -> None:
+        """The next row starts from the frames as they are now. Between two actions they stay as the
+        last transition left them, but for the frame of a finished machine, left before its
+        ``done``; a row's level leaves such a frame out of its path."""
+        self._path_base = tuple(map(_STATE_OF, self.game.frames))
 
     def effect_applies(self, effect: TurnEffect) -> bool:
         """Whether a turn effect applies to the current turn."""
@@ -411,8 +417,6 @@ class DuelRuntime:
     def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
         game = self.game
         frames = game.frames
-        if self._path_base is None:  # the first row since the trace was read: the frames it starts from
-            self._path_base = tuple(map(_STATE_OF, frames))
         if game.narration:
             game.narration = []  # the lines of the transition before (kept in its record)
         scans = game.scans
