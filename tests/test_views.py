@@ -439,3 +439,37 @@ def test_a_sight_keeps_the_zones_an_earlier_one_saw_unchanged_and_sees_the_rest_
     assert moved.zones[1] is first.zones[1]  # B's zones: nothing moved there
     assert [a_now[i] for i in changed] == [tuple(a.hand_cards), tuple(a.deck_cards)]
     assert a_now == sight(game).zones[0]  # what a fresh sight sees
+
+
+def test_every_sight_a_trace_keeps_is_what_a_fresh_sight_sees_at_that_moment(monkeypatch: Any) -> None:
+    """A row's sight is what masking reads of the game just after its transition, whether it shares
+    the zones of the sight before or not: in random duels with effects, saved and loaded and copied
+    halfway, each sight equals one taken afresh."""
+    import random
+
+    from ygo_fsm import runtime
+    from ygo_fsm.bench_duels import MIXED_DECK
+    from ygo_fsm.views import sight
+
+    checked = {"sights": 0, "shared": 0}
+
+    def checked_sight(game: Any, before: Any = None) -> Any:
+        seen = sight(game, before)
+        assert seen == sight(game), "a kept sight differs from what the game shows now"
+        checked["sights"] += 1
+        checked["shared"] += before is not None and seen.zones is before.zones
+        return seen
+
+    monkeypatch.setattr(runtime, "sight", checked_sight)
+    for seed in (5, 6):
+        duel = Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=seed)
+        choose = random.Random(seed).choice
+        for step in range(400):
+            if duel.is_over:
+                break
+            if step == 100:
+                duel = Duel.from_json(duel.to_json())
+            elif step == 200:
+                duel = duel.copy()
+            duel.apply(choose(duel.legal_actions()))
+    assert checked["shared"] > 0 and checked["sights"] > checked["shared"]
