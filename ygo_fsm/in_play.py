@@ -7,7 +7,6 @@ response, CHAIN1), kept in ``game.card_scans`` while no card moves
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from operator import attrgetter
 
 from .cards import CardSpec, CardType, EffectSpec, Location
 from .game import FIELD_ZONES, PLAYERS, Zone
@@ -32,9 +31,6 @@ _EFFECT_ZONES: tuple[tuple[Zone, str], ...] = tuple(
 """The zones a card with effects can use them from, in zone order: never the deck or the banished cards, so
 the scan of a player's effects does not walk a 40-card deck on every call."""
 
-
-_EFFECT_ZONE_LISTS_OF = attrgetter(*(attribute for _, attribute in _EFFECT_ZONES))
-"""A player's zone lists of :data:`_EFFECT_ZONES`, in that order."""
 
 _USABLE: dict[Zone, dict[int, tuple[CardSpec, tuple[tuple[int, EffectSpec], ...]]]] = {
     zone: {} for zone, _ in _EFFECT_ZONES}
@@ -64,24 +60,23 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         cached = scans.get(player)
         if cached is not None:
             return cached  # type: ignore[return-value]
-    lists = _EFFECT_ZONE_LISTS_OF(game.players[player])
+    state = game.players[player]
     negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
-    found: list[tuple[Zone, CardInstance, int, EffectSpec]]
-    if negated:
-        found = []
-        for (zone, _), cards in zip(_EFFECT_ZONES, lists, strict=True):
-            if cards:
-                found += _zone_effects(zone, cards, negated)
-    else:
-        key = tuple(map(tuple, lists))
+    found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
+    for zone, attribute in _EFFECT_ZONES:
+        cards = getattr(state, attribute)
+        if not cards:
+            continue
+        if negated and zone is Zone.monster:
+            found += _zone_effects(zone, cards, negated)
+            continue
+        key = (zone, tuple(cards))
         entries = _ZONE_EFFECTS.get(key)
         if entries is None:
             if len(_ZONE_EFFECTS) >= _ZONE_EFFECTS_LIMIT:
                 _ZONE_EFFECTS.clear()
-            entries = _ZONE_EFFECTS[key] = tuple(
-                entry for (zone, _), cards in zip(_EFFECT_ZONES, lists, strict=True)
-                for entry in _zone_effects(zone, cards, ()))
-        found = list(entries)
+            entries = _ZONE_EFFECTS[key] = tuple(_zone_effects(zone, cards, ()))
+        found += entries
     if scans is not None:
         scans[player] = found
         if not found:  # nor has the player any effect of a sort (:func:`effects_of_sort`)
@@ -90,10 +85,10 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
     return found
 
 
-_ZONE_EFFECTS: dict[tuple[tuple[CardInstance, ...], ...], tuple[EffectInPlay, ...]] = {}
-"""The usable effects, with no negation, of a player whose zones of :data:`_EFFECT_ZONES` hold these
-very cards in this order: a card keeps its library card, so the same cards give the same effects (a
-bounded table, emptied when full; it holds the cards themselves, so an entry never stands for other cards)."""
+_ZONE_EFFECTS: dict[tuple[Zone, tuple[CardInstance, ...]], tuple[EffectInPlay, ...]] = {}
+""":func:`_zone_effects` of a zone holding these very cards in this order, with no negation: a card
+keeps its library card, so the same cards give the same effects (a bounded table, emptied when full;
+it holds the cards themselves, so an entry never stands for other cards)."""
 _ZONE_EFFECTS_LIMIT = 4096
 
 
