@@ -126,6 +126,20 @@ def test_pr17_p43_lp_at_0_from_a_saved_duel_end_it_at_the_next_transition() -> N
     assert loaded.state == "draw_phase.before_draw_window.opponent"  # ended where that pass led
 
 
+def test_pr17_p43_lp_set_to_0_in_a_live_duel_end_it_after_the_next_action() -> None:
+    """PR17 p.43: a player whose LP are 0 loses. LP set to 0 from outside in a duel under way (after
+    transitions in which nobody lost LP) are judged once the next action's transition is taken: the
+    duel ends where that pass led."""
+    d = Duel()
+    d.apply("pass")
+    assert d.state == "draw_phase.before_draw_window.opponent"
+    d.players["B"].lp = 0
+    d.apply("pass")
+    assert d.is_over and d.winner == "A" and d.end_reason == "lp"
+    assert d.state == "draw_phase.before_draw_window.closed"  # nothing after the window that pass closed
+    assert d.trace[-1].transition == "window_closes"
+
+
 def test_pr17_p43_both_players_at_0_at_the_same_moment_is_a_draw() -> None:
     """PR17 p.43; Yugipedia "DRAW" (「破壊輪」: both players' LP reach 0 simultaneously): damage to
     both players at once leaves both at 0 — the duel is a draw."""

@@ -430,9 +430,9 @@ class DuelRuntime:
             if not game.is_over:
                 destroy_unequipped(game)  # an Equip Card equipped to nothing is destroyed at once (the rules)
             game.card_scans = {}
-        players = game.players
-        if players["A"].lp <= 0 or players["B"].lp <= 0:
-            game.check_lp()  # after every transition: LP may also have been set outside one
+        if game.lp_lost:  # after a transition in which a player lost LP (checked on every settle too)
+            game.lp_lost = False
+            game.check_lp()
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
@@ -452,6 +452,7 @@ class DuelRuntime:
             game.resolved_now = []
         if not self.keeps_trace:
             return
+        players = game.players
         a, b = players["A"], players["B"]
         narration = game.narration
         choice = game.choice
@@ -488,6 +489,9 @@ class DuelRuntime:
             game.scans = {}
         if game.card_scans is None:
             game.card_scans = {}
+        players = game.players
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()  # LP may also have been set outside a transition, before the action being applied
         while not game.is_over:
             taken += 1
             if taken > limit:

@@ -516,7 +516,7 @@ class GameState:
         "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen",
         "leaving_after_chain", "frames", "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
-        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans",
+        "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans", "lp_lost",
     )
 
     def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
@@ -572,6 +572,10 @@ class GameState:
         effects), kept while the state does not change: the runtime turns it on (``{}``) between
         transitions, where option enumeration asks the same questions many times, and off
         (``None``) while a transition changes the game. Not game data."""
+        self.lp_lost = True
+        """A player may have lost LP since the runtime last judged the duel (:meth:`lose_lp` sets it;
+        a new or loaded game starts with it set): the runtime calls :meth:`check_lp` after a
+        transition only then. Not game data."""
         self.card_scans: dict[str, object] | None = None
         """Like ``scans``, for what depends only on which cards are in which zones (each player's
         effects): kept across transitions that run no callback, or only callbacks that move no card
@@ -609,6 +613,7 @@ class GameState:
         clone.resolved_now = []
         clone.priority_cache = _UNSET
         clone.scans = clone.card_scans = None
+        clone.lp_lost = True
         return clone
 
     # --- reading ----------------------------------------------------------------------
@@ -699,8 +704,10 @@ class GameState:
         self.resolved_now.append((number, uid, negated))
 
     def lose_lp(self, player: str, amount: int) -> None:
-        """``player`` loses ``amount`` LP (damage or a payment); see :meth:`check_lp`."""
+        """``player`` loses ``amount`` LP (damage or a payment); see :meth:`check_lp`. The rules
+        lower LP only through here."""
         self.players[player].lp -= amount
+        self.lp_lost = True
 
     def attack_damage(self, player: str, amount: int) -> None:
         """Battle damage to ``player`` from the attack in progress."""

@@ -3,6 +3,8 @@ name in :mod:`ygo_fsm.registry`)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import summon
 from .registry import _choice, callback, cards_stay, chooser, guard
 from .state import Choice, Frame
@@ -29,8 +31,16 @@ def normal_summon_used(frame: Frame) -> bool:
 @chooser
 def normal_summonable(frame: Frame) -> list[Choice]:
     """Monsters in the hand that can be normal summoned or set, tributes available
-    (002 ●主要阶段1「通常召唤」1回合可以进行一次的召唤、生祭召唤)."""
-    return summon.normal_summonable(frame.game)
+    (002 ●主要阶段1「通常召唤」1回合可以进行一次的召唤、生祭召唤). One option search asks it
+    for the normal summon and for the Set: the second is given the list the first got."""
+    game = frame.game
+    scans = game.scans
+    if scans is None:
+        return summon.normal_summonable(game)
+    found = scans.get(normal_summonable)
+    if found is None:
+        found = scans[normal_summonable] = summon.normal_summonable(game)
+    return cast("list[Choice]", found)
 
 
 @chooser
