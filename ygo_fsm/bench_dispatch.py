@@ -120,7 +120,9 @@ def replay(segments: Sequence[Sequence[Step]], table: DispatchTable, duels: Sequ
             duel.choice, duel.actor = choice, (None if actor == "engine" else actor)
             for callback in callbacks:
                 callback(frame)
-            duel.check_lp()  # as the engine does after every transition
+            if duel.lp_lost:  # as the engine does after a transition in which a player lost LP
+                duel.lp_lost = False
+                duel.check_lp()
             duel.forget()
             duel.choice = duel.actor = None
             del stack[stack.index(frame) + 1:]

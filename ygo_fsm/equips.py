@@ -9,8 +9,8 @@ face-down, or came back as a new monster — the Equip Card is immediately destr
 target, the Equip Card is immediately destroyed; "Equip Spell Card"). So is an Equip Spell whose
 activation resolved with no monster to equip (its target gone). This destruction is the rules',
 not a card effect's: no player's effect caused it and no chain link carries it. The runtime
-applies it after every transition that may have moved a card, as it judges LP
-(:meth:`ygo_fsm.duel.Duel._take`).
+applies it after every transition that may have moved a card, as it judges LP after one in which
+a player lost LP (:meth:`ygo_fsm.runtime.DuelRuntime._take`).
 """
 
 from __future__ import annotations
