@@ -489,9 +489,7 @@ class DuelRuntime:
             game.scans = {}
         if game.card_scans is None:
             game.card_scans = {}
-        players = game.players
-        if players["A"].lp <= 0 or players["B"].lp <= 0:
-            game.check_lp()  # LP may also have been set outside a transition, before the action being applied
+        game.check_lp()  # LP may also have been set outside a transition, before the action being applied
         while not game.is_over:
             taken += 1
             if taken > limit:
