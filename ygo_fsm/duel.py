@@ -308,11 +308,15 @@ class Duel(DuelValue):
             (name, choice), player = Action.parse(action), None
         options = self._options()
         cached = self._view_cache
-        if cached is not None and cached[0] is options and action in cached[1]:
-            # one of the actions just offered: the option at its place (the first equal to it, as below)
-            holder, level, transition, option = options[cached[1].index(action)]
-            self._take_action(holder, level, transition, option.key if option else None)
-            return
+        if cached is not None and cached[0] is options:
+            try:
+                index = cached[1].index(action)
+            except ValueError:
+                pass
+            else:  # one of the actions just offered: the option at its place (the first equal to it, as below)
+                holder, level, transition, option = options[index]
+                self._take_action(holder, level, transition, option.key if option else None)
+                return
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
             hidden = self._hidden_in_options(options)  # the option named by a hidden card's place
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),

@@ -73,7 +73,7 @@ Sharing
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,9 @@ class DeclaredTransition(Transition):
     """The declared callbacks, as registered (each takes the frame), in declaration order."""
     dest_at: StateRuntime | None = None
     """What the runtime needs of the destination state (a frame moved there keeps it: ``Frame.at``)."""
+    enters_at: tuple[tuple[str, str, StateRuntime], ...] = ()
+    """The machines entering the destination starts, outermost first, each with what the runtime
+    needs of its initial state: (machine id, initial state, its :class:`StateRuntime`)."""
 
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
@@ -165,14 +168,7 @@ class CompiledTransition:
     :attr:`unguarded`, its one guard when that is all it declares, else :meth:`enabled`."""
 
     def __post_init__(self) -> None:
-        check: Guard | None
-        if self.unguarded:
-            check = None
-        elif len(self.guards) == 1 and not self.unless and self.profile is None:
-            check = self.guards[0]
-        else:
-            check = self.enabled
-        object.__setattr__(self, "check", check)
+        object.__setattr__(self, "check", None if self.unguarded else _check_of(self))
 
     def enabled(self, frame: Frame) -> bool:
         """The duel plays the transition's profile (if it has one), every guard holds and no
@@ -187,6 +183,34 @@ class CompiledTransition:
             if check(frame):
                 return False
         return True
+
+
+def _check_of(transition: CompiledTransition) -> Guard:
+    """:meth:`CompiledTransition.enabled` as one function of the frame, made once from the
+    declared guards: the one guard itself when that is all there is, a closure calling the
+    guards and ``unless`` guards for the shapes the machines use most, else ``enabled``."""
+    guards, unless, profile = transition.guards, transition.unless, transition.profile
+    if profile is not None:
+        rest = _check_of(replace(transition, profile=None)) if guards or unless else None
+
+        def in_profile(frame: Frame) -> bool:
+            return frame.game.profile == profile and (rest is None or rest(frame))
+        return in_profile
+    if len(guards) == 1 and not unless:
+        return guards[0]
+    if len(guards) == 1 and len(unless) == 1:
+        guard, unless_guard = guards[0], unless[0]
+
+        def guard_unless(frame: Frame) -> bool:
+            return guard(frame) and not unless_guard(frame)
+        return guard_unless
+    if not guards and len(unless) == 1:
+        only = unless[0]
+
+        def not_unless(frame: Frame) -> bool:
+            return not only(frame)
+        return not_unless
+    return transition.enabled
 
 
 PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None, Mapping[str, str] | None]
@@ -248,6 +272,11 @@ class StateRuntime:
     """The same for :attr:`opponent_actions`."""
     role: Role | None = None
     """``spec.priority`` (whom the state names to act), looked up once."""
+    engine_checks: tuple[tuple[Guard | None, CompiledTransition], ...] | None = None
+    """When :attr:`engine_exclusive`: each engine transition's :attr:`~CompiledTransition.check`
+    beside it, in declaration order (settling takes the first whose check is ``None`` or holds)."""
+    done_checks: tuple[tuple[Guard | None, CompiledTransition], ...] | None = None
+    """The same for the ``done`` transitions, when :attr:`done_exclusive`."""
 
 
 def exclusive(transitions: tuple[CompiledTransition, ...]) -> bool:
@@ -262,6 +291,12 @@ def exclusive(transitions: tuple[CompiledTransition, ...]) -> bool:
                         and first.profile != second.profile)):
                 return False
     return True
+
+
+def _checks(transitions: tuple[CompiledTransition, ...]) -> tuple[tuple[Guard | None, CompiledTransition], ...] | None:
+    """``transitions`` with their checks, for settling, when no two can be enabled together
+    (:func:`exclusive`); ``None`` when they must all be evaluated."""
+    return tuple((t.check, t) for t in transitions) if exclusive(transitions) else None
 
 
 def _as_condition(check: Guard) -> Any:
@@ -310,10 +345,12 @@ class Rulebook:
                 by_role[Actor.turn_player], by_role[Actor.opponent], state_spec.terminal, state_spec.final,
                 exclusive(self._engine[key]), exclusive(self._done[key]),
                 option_plan(by_role[Actor.turn_player], nested), option_plan(by_role[Actor.opponent], nested),
-                state_spec.priority)
+                state_spec.priority, _checks(self._engine[key]), _checks(self._done[key]))
         for (machine, _), out in self._outgoing.items():
             for compiled in out:
                 compiled.transition.dest_at = self.runtime[machine][compiled.spec.dest]
+                compiled.transition.enters_at = tuple((child, initial, self.runtime[child][initial])
+                                                      for child, initial in compiled.enters)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:

@@ -20,7 +20,7 @@ def holder(game: GameState) -> str | None:
     :meth:`GameState.forget <ygo_fsm.state.GameState.forget>`)."""
     cached = game.priority_cache
     if cached is _UNSET:
-        found = game.priority_cache = _find(game)
+        found = game.priority_cache = find_holder(game)
         return found
     return cast("str | None", cached)  # only _find's results are cached
 
@@ -30,7 +30,8 @@ def acting(game: GameState) -> str:
     return game.actor or holder(game) or game.turn_player
 
 
-def _find(game: GameState) -> str | None:
+def find_holder(game: GameState) -> str | None:
+    """The player who must act now, found again (what :func:`holder` caches)."""
     frames = game.frames
     if game.is_over or not frames:
         return None
@@ -44,13 +45,22 @@ def _find(game: GameState) -> str | None:
 
 def role_holder(game: GameState, role: Role) -> str | None:
     """The player a ``priority:`` role names now."""
+    if role is Role.trigger_player:
+        tier = current_tier(game)
+        return tier.player if tier is not None else None
+    chain = game.chain
+    return seat_holder(role, game.turn_player, chain[-1].controller if chain else None)
+
+
+def seat_holder(role: Role, turn_player: str, newest_link_controller: str | None) -> str:
+    """The player a role other than the trigger player's names, from the turn player and the
+    controller of the newest chain link (``None`` with no chain): all that those roles read."""
     if role is Role.turn_player:
-        return game.turn_player
+        return turn_player
     if role is Role.opponent:
-        return game.opponent
+        return other_player(turn_player)
     if role is Role.responder:
-        return other_player(game.chain[-1].controller) if game.chain else game.opponent
+        return other_player(newest_link_controller or turn_player)
     if role is Role.last_activator:
-        return game.chain[-1].controller if game.chain else game.turn_player
-    tier = current_tier(game)
-    return tier.player if tier is not None else None
+        return newest_link_controller or turn_player
+    raise ValueError(f"{role.value} names the player of the triggers being placed, not one read from the seats")

@@ -34,11 +34,13 @@ from .engine import CompiledTransition, Rulebook, StateRuntime
 from .equips import destroy_unequipped
 from .errors import EngineError, TraceNotKeptError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
+from .priority import find_holder
 from .priority import holder as priority_holder
-from .spec import DONE_EVENT, TransitionSpec
+from .spec import DONE_EVENT, Role, TransitionSpec
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
-from .views import Sight, record_views, sight
+from .trace_rows import records_of_rows
+from .views import Sight, sight
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
            "offered_action", "settle_limit"]
@@ -281,25 +283,7 @@ class DuelRuntime:
         rows = self._records[len(trace):]
         if not rows:
             return tuple(trace)
-        runtime = self.rulebook.runtime
-        states = list(self._path_base)
-        for row in rows:
-            (seq, turn, turn_player, head, actor, holder, chain, level, depth, choice, detail, auto,
-             lp_a, lp_b, hand_a, hand_b, seen) = row
-            machine, source, dest, event, transition, rule = head
-            # the frames further out stay; the one that moved is at dest; the machines it entered start
-            del states[level:]
-            states.append(dest)
-            if depth > level + 1:
-                states += [initial for _, initial in runtime[machine][dest].enters[:depth - level - 1]]
-            state = ".".join(states)
-            trace.append(TraceRecord.model_validate({
-                "seq": seq, "turn": turn, "turn_player": turn_player, "machine": machine, "source": source,
-                "dest": dest, "event": event, "transition": transition, "actor": actor, "priority": holder,
-                "chain": chain, "rule": rule, "state": state, "choice": choice, "detail": detail,
-                "auto_pass": auto, "lp": {"A": lp_a, "B": lp_b}, "hand": {"A": hand_a, "B": hand_b},
-                "views": record_views(seen, choice, detail) if isinstance(seen, Sight) else (),
-            }))
+        trace += records_of_rows(rows, self._path_base, self.rulebook.runtime)
         self._rows_start_here()
         return tuple(trace)
 
@@ -341,7 +325,12 @@ class DuelRuntime:
 
     def _find_options(self) -> list[Option]:
         game = self.game
-        holder = priority_holder(game)
+        cached = game.priority_cache
+        holder: str | None
+        if cached is _UNSET:
+            holder = game.priority_cache = find_holder(game)  # (priority.holder, not called)
+        else:
+            holder = cached  # type: ignore[assignment]  # only find_holder's results are cached
         if holder is None:
             return []
         turn_player = holder == game.turn_player
@@ -403,15 +392,19 @@ class DuelRuntime:
                     handled.update(here)
         return options
 
-    def _enter_children(self, enters: tuple[tuple[str, str], ...] | None = None) -> None:
-        """Push the machines run by the innermost state (``enters``, when the caller has them),
-        recursively, at their initial states."""
+    def _enter_children(self, enters: tuple[tuple[str, str, StateRuntime], ...] | None = None) -> None:
+        """Push the machines run by the innermost state (``enters``, when the caller has them:
+        :attr:`~ygo_fsm.engine.DeclaredTransition.enters_at`), recursively, at their initial states."""
         game = self.game
         frames = game.frames
         frame = frames[-1]
         invoked_as, parent = frame.state, frame.machine
-        for child, initial in self.rulebook.runtime[parent][invoked_as].enters if enters is None else enters:
-            frames.append(Frame(game, child, initial, invoked_as, parent))
+        if enters is None:
+            runtime = self.rulebook.runtime
+            enters = tuple((child, initial, runtime[child][initial])
+                           for child, initial in runtime[parent][invoked_as].enters)
+        for child, initial, at in enters:
+            frames.append(Frame(game, child, initial, invoked_as, parent, at))
             invoked_as, parent = initial, child
 
     def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
@@ -437,7 +430,7 @@ class DuelRuntime:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
         if transition.enters and not game.is_over:
-            self._enter_children(transition.enters)
+            self._enter_children(transition.transition.enters_at)
         game.priority_cache = _UNSET  # the frames changed: who must act is found again
         if scans is None:
             scans = {}
@@ -459,11 +452,22 @@ class DuelRuntime:
         seen: Sight | tuple[()] = ()
         if choice is not None or narration:  # what masking reads when the trace is read
             seen = self._last_sight = sight(game, self._last_sight)
+        # who must act now: the innermost state's role where the row's own turn player and chain
+        # name that player (worked out when the trace is read), else the player found now
+        at = frames[-1].at
+        holder: str | Role | None
+        if at is None or game.is_over:
+            holder = find_holder(game)
+        else:
+            holder = at.role
+            if holder is Role.trigger_player:
+                holder = game.priority_cache = find_holder(game)
         # one flat row, validated into a TraceRecord when the trace is read (:attr:`trace`)
         self._records.append((
-            seq, game.turn, game.turn_player, transition.record_head, actor, priority_holder(game),
+            seq, game.turn, game.turn_player, transition.record_head, actor, holder,
             self._chain_snapshot() if game.chain else (), level, len(frames), choice,
-            tuple(narration) if narration else (), auto, a.lp, b.lp, a.hand, b.hand, seen,
+            tuple(narration) if narration else (), auto, a.lp, b.lp,
+            a._hand + len(a.hand_cards), b._hand + len(b.hand_cards), seen,  # PlayerState.hand, read as it is
         ))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
@@ -501,16 +505,17 @@ class DuelRuntime:
             if here.terminal:
                 game.end_duel(winner=None, reason=f"{frame.machine}.{frame.state}")
                 return
+            checks = here.engine_checks
             chosen = None
-            if here.engine_exclusive:  # at most one can be enabled (engine.exclusive)
-                for engine in here.engine:
-                    check = engine.check
+            if checks is not None:  # at most one can be enabled (engine.exclusive): the first is it
+                for check, engine in checks:
                     if check is None or check(frame):
                         chosen = engine
                         break
             else:
                 for engine in here.engine:
-                    if engine.unguarded or engine.enabled(frame):
+                    check = engine.check
+                    if check is None or check(frame):
                         if chosen is not None:
                             enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
                             raise EngineError(f"{self.state}: engine transitions "
@@ -530,10 +535,10 @@ class DuelRuntime:
                 outer: StateRuntime | None = parent.at
                 if outer is None:
                     outer = parent.at = runtime[parent.machine][parent.state]
-                if outer.done_exclusive:  # at most one can be enabled (engine.exclusive)
+                done_checks = outer.done_checks
+                if done_checks is not None:  # at most one can be enabled (engine.exclusive)
                     done = []
-                    for candidate in outer.done:
-                        check = candidate.check
+                    for check, candidate in done_checks:
                         if check is None or check(parent):
                             done = [candidate]
                             break

@@ -466,17 +466,17 @@ class Frame:
     __slots__ = ("game", "machine", "state", "invoked_as", "parent", "at")
 
     def __init__(self, game: GameState, machine: str, state: str, invoked_as: str | None,
-                 parent: str | None = None) -> None:
+                 parent: str | None = None, at: Any = None) -> None:
         self.game = game
         self.machine = machine
         self.state = state
         self.invoked_as = invoked_as
         self.parent = parent
-        self.at: Any = None
+        self.at: Any = at
         """What the runtime looked up of the state the frame is in (its ``engine.StateRuntime``: the
         runtime layers sit above this module, which names none of their types), kept
-        while the frame stays there: set with ``state`` by the transition taken, or ``None``
-        until the runtime looks it up."""
+        while the frame stays there: set with ``state`` by the transition taken or by the runtime
+        entering the frame's machine, or ``None`` until the runtime looks it up."""
 
     def __getstate__(self) -> tuple[GameState, str, str, str | None, str | None]:
         """What a copy or a pickle keeps: not :attr:`at`, which belongs to the runtime (it is looked up again)."""
