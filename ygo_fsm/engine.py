@@ -102,9 +102,8 @@ class DeclaredTransition(Transition):
     """The declared callbacks, as registered (each takes the frame), in declaration order."""
     dest_at: StateRuntime | None = None
     """What the runtime needs of the destination state (a frame moved there keeps it: ``Frame.at``)."""
-    enters_at: tuple[tuple[str, str, StateRuntime], ...] = ()
-    """The machines entering the destination starts, outermost first, each with what the runtime
-    needs of its initial state: (machine id, initial state, its :class:`StateRuntime`)."""
+    enters_at: tuple[FrameEntry, ...] = ()
+    """The frames entering the destination pushes, outermost first (:data:`FrameEntry`)."""
 
     def execute(self, event_data: EventData) -> bool:
         if not self._eval_conditions(event_data):
@@ -211,6 +210,12 @@ def _check_of(transition: CompiledTransition) -> Guard:
             return not only(frame)
         return not_unless
     return transition.enabled
+
+
+FrameEntry = tuple[str, str, str, str, "StateRuntime"]
+"""A frame a state's entry pushes, as :class:`~ygo_fsm.state.Frame` takes it: its machine, that
+machine's initial state, the state running it and that state's machine, and what the runtime
+needs of the initial state (its :class:`StateRuntime`, kept as ``Frame.at``)."""
 
 
 PlanEntry = tuple[CompiledTransition, str, Guard | None, Chooser | None, Mapping[str, str] | None]
@@ -349,8 +354,7 @@ class Rulebook:
         for (machine, _), out in self._outgoing.items():
             for compiled in out:
                 compiled.transition.dest_at = self.runtime[machine][compiled.spec.dest]
-                compiled.transition.enters_at = tuple((child, initial, self.runtime[child][initial])
-                                                      for child, initial in compiled.enters)
+                compiled.transition.enters_at = self.frame_entries(machine, compiled.spec.dest)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -440,6 +444,15 @@ class Rulebook:
             out.append((child, initial))
             child = self.specs[child].state(initial).machine
         return tuple(out)
+
+    def frame_entries(self, machine: str, state: str) -> tuple[FrameEntry, ...]:
+        """The frames entering ``machine.state`` pushes, outermost first (:data:`FrameEntry`)."""
+        entries = []
+        invoked_as, parent = state, machine
+        for child, initial in self._enters(machine, state):
+            entries.append((child, initial, invoked_as, parent, self.runtime[child][initial]))
+            invoked_as, parent = initial, child
+        return tuple(entries)
 
     def state(self, machine: str, state: str) -> StateSpec:
         return self._states[(machine, state)]

@@ -392,20 +392,12 @@ class DuelRuntime:
                     handled.update(here)
         return options
 
-    def _enter_children(self, enters: tuple[tuple[str, str, StateRuntime], ...] | None = None) -> None:
-        """Push the machines run by the innermost state (``enters``, when the caller has them:
-        :attr:`~ygo_fsm.engine.DeclaredTransition.enters_at`), recursively, at their initial states."""
+    def _enter_children(self) -> None:
+        """Push the machines run by the innermost state, recursively, at their initial states."""
         game = self.game
-        frames = game.frames
-        frame = frames[-1]
-        invoked_as, parent = frame.state, frame.machine
-        if enters is None:
-            runtime = self.rulebook.runtime
-            enters = tuple((child, initial, runtime[child][initial])
-                           for child, initial in runtime[parent][invoked_as].enters)
-        for child, initial, at in enters:
-            frames.append(Frame(game, child, initial, invoked_as, parent, at))
-            invoked_as, parent = initial, child
+        frame = game.frames[-1]
+        for entry in self.rulebook.frame_entries(frame.machine, frame.state):
+            game.frames.append(Frame(game, *entry))
 
     def _take(self, level: int, transition: CompiledTransition, actor: str, auto: bool = False) -> None:
         game = self.game
@@ -429,8 +421,9 @@ class DuelRuntime:
         if len(frames) > level + 1:
             del frames[level + 1:]  # leaving the source state leaves the machines it ran
         # a duel decided by this transition ends where it leads (PR17 p.43)
-        if transition.enters and not game.is_over:
-            self._enter_children(transition.transition.enters_at)
+        if transition.enters and not game.is_over:  # the machines its destination runs start
+            for child, initial, invoked_as, parent, at in transition.transition.enters_at:
+                frames.append(Frame(game, child, initial, invoked_as, parent, at))
         game.priority_cache = _UNSET  # the frames changed: who must act is found again
         if scans is None:
             scans = {}

@@ -242,7 +242,6 @@ def mask_key(key: str, hidden: dict[str, Hidden]) -> str:
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def key_uids(key: str) -> tuple[str, ...]:
     """The parts of an option key that may name a card (``cyclone>until_x`` → cyclone, x; worked
     out once per key)."""
