@@ -10,14 +10,18 @@ do less per step, held to the engine's semantics (:mod:`ygo_fsm.engine`, "Player
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from test_duel import RULE, _label, _state, _transition
 
 from ygo_fsm import Duel
+from ygo_fsm.bench_duels import MIXED_DECK
 from ygo_fsm.engine import Rulebook, default_rulebook, exclusive
 from ygo_fsm.errors import EngineError
+from ygo_fsm.game import Setup
+from ygo_fsm.rules import GUARDS
 from ygo_fsm.spec import Actor, MachineSpec, Role, StateSpec, TransitionSpec
 
 
@@ -149,3 +153,36 @@ def test_the_shipped_machines_note_exactly_the_states_that_can_tie_or_hide() -> 
             assert [entry[0] for entry in entries] == list(actions)
             checked[notes] += 1
     assert checked[True] and checked[False]  # some states must note (the opponent's three passes), most need not
+
+
+def _declared_enabled(transition: Any, frame: Any) -> bool:
+    """A transition enabled on a frame as its declaration says (engine "Rule profiles", "Player
+    actions"): the duel plays its profile, if it names one; every guard holds; no ``unless`` holds."""
+    spec = transition.spec
+    return ((spec.profile is None or frame.game.profile == spec.profile)
+            and all(GUARDS[name](frame) for name in spec.guards)
+            and not any(GUARDS[name](frame) for name in spec.unless))
+
+
+def test_each_transitions_check_is_its_declared_guards_unless_and_profile_on_the_states_of_random_duels() -> None:
+    """What settling and the option search call to know whether a transition is enabled
+    (``CompiledTransition.check``, made once from the declaration) agrees with the declaration on
+    every frame of every state two random duels with cards of every kind stop in, for every
+    transition leaving that frame's state, under both profiles."""
+    rulebook = default_rulebook()
+    compared = 0
+    for profile, seed in (("modern", 5), ("ocg2008", 6)):
+        duel = Duel(Setup.from_decks(list(MIXED_DECK), list(MIXED_DECK), seed=seed, profile=profile),
+                    rulebook=rulebook, auto_pass=True, trace=False)
+        choose = random.Random(seed).choice
+        for _ in range(400):
+            if duel.is_over:
+                break
+            for frame in duel.game.frames:
+                for transition in rulebook.outgoing(frame.machine, frame.state):
+                    check = transition.check
+                    assert (check is None or check(frame)) == _declared_enabled(transition, frame), \
+                        f"{transition.spec.id} in {duel.state}"
+                    compared += 1
+            duel.apply(choose(duel.legal_actions()))
+    assert compared > 1000

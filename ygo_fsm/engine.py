@@ -164,7 +164,8 @@ class CompiledTransition:
     """What every trace record of it says the same: (machine id, source, dest, event, transition id, rule)."""
     check: Guard | None = field(default=None, init=False, compare=False)
     """What the runtime calls to know whether it is enabled on a frame: ``None`` when it is
-    :attr:`unguarded`, its one guard when that is all it declares, else :meth:`enabled`."""
+    :attr:`unguarded`, else :meth:`enabled` as one function made from the declaration (:func:`_check_of`;
+    the declarations are what the tests hold it to)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "check", None if self.unguarded else _check_of(self))

@@ -22,7 +22,7 @@ def holder(game: GameState) -> str | None:
     if cached is _UNSET:
         found = game.priority_cache = find_holder(game)
         return found
-    return cast("str | None", cached)  # only _find's results are cached
+    return cast("str | None", cached)  # only find_holder's results are cached
 
 
 def acting(game: GameState) -> str:
