@@ -73,7 +73,7 @@ Sharing
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -187,15 +187,23 @@ class CompiledTransition:
 
 def _check_of(transition: CompiledTransition) -> Guard:
     """:meth:`CompiledTransition.enabled` as one function of the frame, made once from the
-    declared guards: the one guard itself when that is all there is, a closure calling the
-    guards and ``unless`` guards for the shapes the machines use most, else ``enabled``."""
+    declaration: the one guard itself when that is all there is, a closure for the other shapes
+    the machines use most (:func:`_guards_check`), else ``enabled``; behind the profile when the
+    transition names one."""
     guards, unless, profile = transition.guards, transition.unless, transition.profile
-    if profile is not None:
-        rest = _check_of(replace(transition, profile=None)) if guards or unless else None
+    rest = (_guards_check(guards, unless) or transition.enabled) if guards or unless else None
+    if profile is None:
+        assert rest is not None  # an unguarded transition has no check
+        return rest
 
-        def in_profile(frame: Frame) -> bool:
-            return frame.game.profile == profile and (rest is None or rest(frame))
-        return in_profile
+    def in_profile(frame: Frame) -> bool:
+        return frame.game.profile == profile and (rest is None or rest(frame))
+    return in_profile
+
+
+def _guards_check(guards: tuple[Guard, ...], unless: tuple[Guard, ...]) -> Guard | None:
+    """Every guard holds and no ``unless`` guard holds, as one function of the frame, for one
+    guard, a guard and an ``unless``, or one ``unless``; ``None`` for any other shape."""
     if len(guards) == 1 and not unless:
         return guards[0]
     if len(guards) == 1 and len(unless) == 1:
@@ -210,7 +218,7 @@ def _check_of(transition: CompiledTransition) -> Guard:
         def not_unless(frame: Frame) -> bool:
             return not only(frame)
         return not_unless
-    return transition.enabled
+    return None
 
 
 FrameEntry = tuple[str, str, str, str, "StateRuntime"]

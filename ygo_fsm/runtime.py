@@ -510,7 +510,7 @@ class DuelRuntime:
                     check = engine.check
                     if check is None or check(frame):
                         if chosen is not None:
-                            enabled = [t for t in here.engine if t.unguarded or t.enabled(frame)]
+                            enabled = [t for t in here.engine if t.check is None or t.check(frame)]
                             raise EngineError(f"{self.state}: engine transitions "
                                               f"{', '.join(t.spec.id for t in enabled)} are enabled together "
                                               "with no declared precedence")
@@ -536,7 +536,7 @@ class DuelRuntime:
                             done = [candidate]
                             break
                 else:
-                    done = [t for t in outer.done if t.unguarded or t.enabled(parent)]
+                    done = [t for t in outer.done if t.check is None or t.check(parent)]
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
