@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from helpers import play_randomly
 
-from ygo_fsm import Duel, in_play, runtime
+from ygo_fsm import Duel, effects, in_play, runtime
 from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
 from ygo_fsm.game import PLAYERS
 from ygo_fsm.in_play import SORTS, effects_of, effects_of_sort
@@ -91,3 +91,43 @@ def test_the_sorts_are_filters_of_the_effects_in_their_order() -> None:
         assert everything  # the mixed deck's cards have effects
         for sort, keep in SORTS.items():
             assert _scan(effects_of_sort(game, player, sort)) == _scan([e for e in everything if keep(e[3])])
+
+
+def _declared_limit(game: GameState) -> object:
+    """The activation limit of the innermost active state that declares one, read from the
+    declarations (004 伤害步骤: the states of ``damage_step`` declare which limit holds)."""
+    for frame in reversed(game.frames):
+        limit = game.state_specs[(frame.machine, frame.state)].activation_limit
+        if limit is not None:
+            return limit
+    return None
+
+
+def test_the_activation_limit_read_while_the_state_holds_still_is_the_declared_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Damage Step's limit on what may be activated (004 伤害步骤), kept in ``game.scans``
+    between transitions, is at every option search and after every transition the one the active
+    states declare then; the duels reach the states that declare one."""
+    seen = {"searches": 0, "limited": 0}
+    find, take = runtime.DuelRuntime._find_options, runtime.DuelRuntime._take
+
+    def checked_find(self: runtime.DuelRuntime) -> list[Any]:
+        options = find(self)
+        declared = _declared_limit(self.game)
+        assert effects.activation_limit(self.game) == declared, self.state
+        seen["searches"] += 1
+        seen["limited"] += declared is not None
+        return options
+
+    def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, *options: Any) -> None:
+        effects.activation_limit(self.game)  # kept, if anything keeps it, from the state before
+        take(self, level, transition, *options)
+        assert effects.activation_limit(self.game) == _declared_limit(self.game), transition.spec.id
+
+    monkeypatch.setattr(runtime.DuelRuntime, "_find_options", checked_find)
+    monkeypatch.setattr(runtime.DuelRuntime, "_take", checked_take)
+    for seed in (3, 8):
+        play_randomly(Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=seed, auto_pass=True, trace=False),
+                      seed, 600)
+    assert seen["searches"] > 500
+    assert seen["limited"] > 0  # searches inside the Damage Step were checked

@@ -103,12 +103,26 @@ _PRIORITY_OPEN_STATES = ("turn_player", "opponent", "turn_player_handles", "oppo
 
 
 def activation_limit(game: GameState) -> ActivationLimit | None:
-    """The limit declared by the innermost active state that has one (``None``: no limit)."""
+    """The limit declared by the innermost active state that has one (``None``: no limit); it
+    depends on the active states only, so it is kept in ``game.scans`` while the state holds still."""
+    scans = game.scans
+    if scans is not None:
+        kept = scans.get(_ACTIVATION_LIMIT, _NOT_KEPT)
+        if kept is not _NOT_KEPT:
+            return kept  # type: ignore[return-value]  # only this function keeps it
+    limit = None
     for frame in reversed(game.frames):
         limit = game.state_spec(frame).activation_limit
         if limit is not None:
-            return limit
-    return None
+            break
+    if scans is not None:
+        scans[_ACTIVATION_LIMIT] = limit
+    return limit
+
+
+_ACTIVATION_LIMIT = "activation_limit"
+"""The ``game.scans`` key of :func:`activation_limit`."""
+_NOT_KEPT = object()
 
 
 _DAMAGE_STEP_TIMINGS = frozenset({Timing.damage_step, Timing.start_of_damage_step, Timing.before_damage_calculation,

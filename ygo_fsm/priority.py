@@ -40,7 +40,13 @@ def find_holder(game: GameState) -> str | None:
     frame = frames[-1]
     at = frame.at
     role = at.role if at is not None else game.state_specs[(frame.machine, frame.state)].priority
-    return role_holder(game, role) if role is not None else None
+    if role is None:
+        return None
+    if role is Role.trigger_player:  # (role_holder)
+        tier = current_tier(game)
+        return tier.player if tier is not None else None
+    chain = game.chain
+    return seat_holder(role, game.turn_player, chain[-1].controller if chain else None)
 
 
 def role_holder(game: GameState, role: Role) -> str | None:

@@ -511,7 +511,7 @@ class GameState:
     """
 
     __slots__ = (
-        "profile", "turn", "turn_player", "players", "turn_effects", "chain", "chain_finished", "events",
+        "profile", "turn", "turn_player", "opponent", "players", "turn_effects", "chain", "chain_finished", "events",
         "window", "handled", "last_action_summon", "normal_summon_turn", "attack", "last_attack",
         "battle_phase_number", "summon", "used_once", "draw_replaced_turn", "expiring", "discard_chosen",
         "leaving_after_chain", "frames", "winner", "is_over", "end_reason", "rng",
@@ -525,6 +525,8 @@ class GameState:
         self.profile = profile
         self.turn = turn
         self.turn_player = turn_player
+        self.opponent = other_player(turn_player)
+        """The non-turn player (kept with :attr:`turn_player`, which only :meth:`begin_next_turn` changes)."""
         self.players: dict[str, PlayerState] = players if players is not None else {
             p: PlayerState(PlayerSetup(), p) for p in PLAYERS}
         self.turn_effects: dict[int, frozenset[TurnEffect]] = {}
@@ -586,6 +588,7 @@ class GameState:
         """An independent copy (the declarations are shared)."""
         clone = GameState.__new__(GameState)
         clone.profile, clone.turn, clone.turn_player = self.profile, self.turn, self.turn_player
+        clone.opponent = self.opponent
         clone.players = {p: state.copy() for p, state in self.players.items()}
         clone.turn_effects = dict(self.turn_effects)
         clone.chain = [replace(link) for link in self.chain]
@@ -617,11 +620,6 @@ class GameState:
         return clone
 
     # --- reading ----------------------------------------------------------------------
-
-    @property
-    def opponent(self) -> str:
-        """The non-turn player."""
-        return other_player(self.turn_player)
 
     @property
     def path(self) -> str:
@@ -693,7 +691,7 @@ class GameState:
             state.graveyard_cards.extend(state.lingering)
             state.lingering.clear()
         self.turn += 1
-        self.turn_player = self.opponent
+        self.turn_player, self.opponent = self.opponent, self.turn_player
 
     def say(self, text: str) -> None:
         """Add a line of narration to the transition being taken (the trace's ``detail``)."""
