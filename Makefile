@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test diagrams site docs golden check bench fuzz mutation graphviz fonts chromium clean
+.PHONY: demo test diagrams site docs golden check bench bench-compare fuzz mutation graphviz fonts chromium clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -92,6 +92,17 @@ mutation: $(MUTATION_STAMP)
 
 bench: $(STAMP) graphviz
 	$(PY) -m ygo_fsm.bench
+
+# This tree against another commit on the full-duels workload, the two alternating in fresh
+# processes (python -m ygo_fsm.bench_compare; its options through BENCH_COMPARE_ARGS, e.g.
+# BENCH_COMPARE_ARGS="--no-trace --deck mixed"). REF defaults to 96b02c4, the engine the agents'
+# issue set its speed targets against.
+REF ?= 96b02c4
+bench-compare: $(STAMP)
+	@rm -rf .bench-ref && git worktree prune
+	@git worktree add --quiet --detach --force .bench-ref $(REF) >/dev/null
+	@$(PY) -m ygo_fsm.bench_compare .bench-ref $(BENCH_COMPARE_ARGS); status=$$?; \
+	  git worktree remove --force .bench-ref; exit $$status
 
 # The action fuzzer: 100,000 seeded actions; fails on a corruption, a crash, a hang or a
 # declared transition never taken (make test runs a 60,000-action slice of it).

@@ -1,0 +1,42 @@
+"""``make bench-compare`` (:mod:`ygo_fsm.bench_compare`): the driver it runs on each tree plays the
+very duels of ``make bench``'s full-duels section, and its opcode counts, the figure that does not
+drift with the machine's load, are the same on every run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ygo_fsm import bench_compare
+from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK, play_full_duels
+
+TREE = Path(bench_compare.__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("deck", "trace"), [(VANILLA_DECK, False), (MIXED_DECK, True)])
+def test_the_driver_plays_the_duels_of_the_full_duels_section(deck: tuple[str, ...], trace: bool) -> None:
+    """Same decks and seed: a fresh process running the driver on this tree takes as many
+    transitions and decisions as ``play_full_duels`` does here, so two trees compared play the
+    bench's workload; its duels keep a trace as asked."""
+    figures = bench_compare.run_tree(TREE, deck=deck, duels=2, seed=5, auto_pass=True, trace=trace)
+    played = play_full_duels(deck, 2, 5, auto_pass=True, trace=trace)
+    assert (figures["transitions"], figures["decisions"]) == (played.transitions, played.decisions)
+    assert figures["trace"] is trace
+    assert Path(figures["package"]).resolve().parent == TREE / "ygo_fsm"
+
+
+def test_opcode_counts_do_not_change_from_run_to_run() -> None:
+    """The opcodes of the same duels, counted in two fresh processes, are the same number; a trace
+    kept costs opcodes of its own."""
+    counts = [bench_compare.run_tree(TREE, deck=VANILLA_DECK, duels=1, seed=9, auto_pass=True, trace=trace,
+                                     opcodes=True)["opcodes"] for trace in (False, False, True)]
+    assert counts[0] == counts[1]
+    assert counts[2] > counts[0] > 0
+
+
+def test_a_folder_without_the_package_is_refused_in_one_line(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_compare.main([str(tmp_path), "--duels", "1", "--runs", "1"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == f"bench_compare: {tmp_path} holds no ygo_fsm package"

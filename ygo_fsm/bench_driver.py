@@ -1,0 +1,87 @@
+"""The full-duels workload of ``make bench`` (:func:`ygo_fsm.bench_duels.play_full_duels`), run as
+a script on whichever ygo-fsm a source tree holds: ``python bench_driver.py TREE CONFIG``.
+
+It puts ``TREE`` first on the import path and imports ``ygo_fsm`` from there, so it uses only
+what older versions offer too — ``Setup.from_decks``, ``Duel(setup, auto_pass=…)``, ``trace=`` where
+the version has it, ``legal_actions()``, ``apply()``, ``transitions_taken`` — and imports nothing else
+of this package. ``CONFIG`` is a JSON object: both decks, the number of duels, the seed, auto-pass
+and trace, and whether to count opcodes. It prints one JSON object: the process time of the duels
+(setup included, after one warm-up duel), their transitions and decisions, and, when asked, the
+Python opcodes they ran (counted with :func:`sys.settrace` in a separate pass over the same duels;
+deterministic under a fixed ``PYTHONHASHSEED``). :mod:`ygo_fsm.bench_compare` runs it on two trees.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+Tracer = Callable[[FrameType, str, Any], Any]
+
+
+def play(config: dict[str, Any], seed: int, count: int) -> tuple[int, int, bool]:
+    """``count`` duels seeded as ``play_full_duels`` seeds them: (transitions, decisions, whether
+    the duels kept a trace)."""
+    from ygo_fsm import Duel, Setup  # the tree's own package (see the module docstring)
+
+    keeps: dict[str, Any] = (
+        {"trace": bool(config["trace"])} if "trace" in inspect.signature(Duel.__init__).parameters else {})
+    seeds = random.Random(seed)
+    transitions = decisions = 0
+    for _ in range(count):
+        shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
+        choose = random.Random(agent_seed).choice
+        setup = Setup.from_decks(list(config["deck_a"]), list(config["deck_b"]), seed=shuffle_seed, profile="modern")
+        duel = Duel(setup, auto_pass=bool(config["auto_pass"]), **keeps)
+        while not duel.is_over:
+            duel.apply(choose(duel.legal_actions()))
+            decisions += 1
+            if decisions > config["max_decisions"]:
+                raise RuntimeError(f"a duel took more than {config['max_decisions']} decisions")
+        transitions += duel.transitions_taken
+    return transitions, decisions, bool(keeps.get("trace", True))
+
+
+def count_opcodes(run: Callable[[], object]) -> int:
+    """The Python opcodes ``run()`` executes (every frame's, C functions not counted)."""
+    counted = [0]
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Tracer | None:
+        if event == "call":
+            frame.f_trace_opcodes = True
+            frame.f_trace_lines = False
+        elif event == "opcode":
+            counted[0] += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return counted[0]
+
+
+def main(argv: list[str]) -> int:
+    tree, config = argv[0], json.loads(argv[1])
+    sys.path.insert(0, tree)
+    seed, count = int(config["seed"]), int(config["duels"])
+    play(config, seed + 1, 1)  # warm-up: the rulebook is built and the caches filled once, as in a long run
+    started = time.process_time()
+    transitions, decisions, traced = play(config, seed, count)
+    cpu_s = time.process_time() - started
+    opcodes = count_opcodes(lambda: play(config, seed, count)) if config.get("opcodes") else None
+    import ygo_fsm
+    print(json.dumps({"package": ygo_fsm.__file__, "duels": count, "cpu_s": cpu_s, "transitions": transitions,
+                      "decisions": decisions, "trace": traced, "opcodes": opcodes}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
