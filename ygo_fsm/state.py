@@ -493,9 +493,12 @@ class Frame:
 _ZONE_ITEMS = tuple(ZONE_ATTRIBUTES.items())
 _OPEN_ZONE_ATTRIBUTES = tuple(attribute for zone, attribute in _ZONE_ITEMS if zone is not Zone.deck)
 _UID = attrgetter("uid")
-_FIND_ORDER = tuple((zone, attribute, player) for decks in (False, True) for player in PLAYERS
-                    for zone, attribute in _ZONE_ITEMS if (zone is Zone.deck) == decks)
-"""Where :meth:`GameState.find` looks: each player's zones but the deck, then the decks."""
+_SMALL_ZONES = (Zone.hand, Zone.monster, Zone.spell_trap, Zone.field_zone)
+_PILES = (Zone.graveyard, Zone.banished, Zone.lingering)
+_FIND_ORDER = tuple((zone, attribute, player) for zones in (_SMALL_ZONES, _PILES, (Zone.deck,)) for player in PLAYERS
+                    for zone, attribute in _ZONE_ITEMS if zone in zones)
+"""Where :meth:`GameState.find` looks: both players' hands and fields, then their graveyards and the
+like, then the decks (the longest lists last; a uid names one card, so the order finds the same)."""
 
 _UNSET = object()
 """Marks the cached priority holder as not computed since the last change."""
