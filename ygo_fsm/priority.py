@@ -31,7 +31,8 @@ def acting(game: GameState) -> str:
 
 
 def find_holder(game: GameState) -> str | None:
-    """The player who must act now, found again (what :func:`holder` caches)."""
+    """The player who must act now, found again (what :func:`holder` caches): the player the
+    innermost state's ``priority:`` role names."""
     frames = game.frames
     if game.is_over or not frames:
         return None
@@ -42,15 +43,6 @@ def find_holder(game: GameState) -> str | None:
     role = at.role if at is not None else game.state_specs[(frame.machine, frame.state)].priority
     if role is None:
         return None
-    if role is Role.trigger_player:  # (role_holder)
-        tier = current_tier(game)
-        return tier.player if tier is not None else None
-    chain = game.chain
-    return seat_holder(role, game.turn_player, chain[-1].controller if chain else None)
-
-
-def role_holder(game: GameState, role: Role) -> str | None:
-    """The player a ``priority:`` role names now."""
     if role is Role.trigger_player:
         tier = current_tier(game)
         return tier.player if tier is not None else None
