@@ -3,7 +3,8 @@
 cards) is always what a fresh scan of the cards finds:
 a transition that runs only callbacks of ``CARDS_STAY`` moves no card, turns no monster face-down
 (so no Equip Card loses its monster) and changes no negation, and every other one drops what was
-kept. Checked after every transition of random full duels."""
+kept. Checked after every transition of random full duels; and what is kept in ``GameState.scans``
+while the state holds still (the Damage Step's activation limit) is what the declarations give."""
 
 from __future__ import annotations
 

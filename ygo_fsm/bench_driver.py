@@ -1,5 +1,7 @@
 """The full-duels workload of ``make bench`` (:func:`ygo_fsm.bench_duels.play_full_duels`), run as
-a script on whichever ygo-fsm a source tree holds: ``python bench_driver.py TREE CONFIG``.
+a script on whichever ygo-fsm a source tree holds, with the arguments ``TREE CONFIG``
+(:func:`ygo_fsm.bench_compare.run_tree` starts it through :mod:`runpy`, so that this folder is not
+first on the import path).
 
 It puts ``TREE`` first on the import path and imports ``ygo_fsm`` from there, so it uses only
 what older versions offer too — ``Setup.from_decks``, ``Duel(setup, auto_pass=…)``, ``trace=`` where
@@ -7,8 +9,8 @@ the version has it, ``legal_actions()``, ``apply()``, ``transitions_taken`` — 
 of this package. ``CONFIG`` is a JSON object: both decks, the number of duels, the seed, auto-pass
 and trace, and whether to count opcodes. It prints one JSON object: the process time of the duels
 (setup included, after one warm-up duel), their transitions and decisions, and, when asked, the
-Python opcodes they ran (counted with :func:`sys.settrace` in a separate pass over the same duels;
-deterministic under a fixed ``PYTHONHASHSEED``). :mod:`ygo_fsm.bench_compare` runs it on two trees.
+Python opcodes they ran (counted with :func:`sys.settrace` in a further pass over the same duels,
+after the timed one; deterministic under a fixed ``PYTHONHASHSEED``). :mod:`ygo_fsm.bench_compare` runs it on two trees.
 """
 
 from __future__ import annotations
