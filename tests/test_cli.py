@@ -141,7 +141,7 @@ def test_explain_state_running_priority(capsys: pytest.CaptureFixture[str]) -> N
     assert "runs machine: priority" in out
     assert "the turn player acts or passes first, then the opponent acts or passes" in out
     assert "priority.turn_player (the turn player): pass → opponent" in out
-    assert "pass [¬mandatory_phase_effects_pending] → closed" in out
+    assert "pass [¬turn_player_has_pending_effects ∧ ¬opponent_has_pending_effects] → closed" in out
 
 
 def test_explain_terminal_state(capsys: pytest.CaptureFixture[str]) -> None:

@@ -152,7 +152,21 @@ def test_the_shipped_machines_note_exactly_the_states_that_can_tie_or_hide() -> 
             assert notes == (tie or shared), key
             assert [entry[0] for entry in entries] == list(actions)
             checked[notes] += 1
-    assert checked[True] and checked[False]  # some states must note (the opponent's three passes), most need not
+    assert checked[False]  # the shipped states need not note (their ties are split by declaration)
+
+
+def test_the_opponents_three_passes_are_kept_apart_by_their_declarations() -> None:
+    """004 ●每个阶段或步骤…双方玩家互相放弃…且效果处理全部进行完毕时才能终了 and 000 ●スタンバイフェイズ 例2: the
+    opponent's pass ends the step only when neither player has an effect to handle, leads to the turn
+    player handling theirs first when they have one, and else to the opponent handling theirs. The three
+    never hold together, and the declarations say so: settling and the option search need not look for a tie."""
+    rulebook = default_rulebook()
+    here = rulebook.runtime["priority"]["opponent"]
+    passes = tuple(t for t in here.opponent_actions if t.event_name == "pass")
+    assert sorted(t.spec.id for t in passes) == ["opponent_passes", "opponent_passes_opponent_handles",
+                                                 "opponent_passes_turn_player_first"]
+    assert exclusive(passes)
+    assert not here.opponent_plan[1]
 
 
 def _declared_enabled(transition: Any, frame: Any) -> bool:

@@ -39,14 +39,6 @@ def _pending(frame: Frame, player: str) -> bool:
 
 
 @guard
-def mandatory_phase_effects_pending(frame: Frame) -> bool:
-    """A player still has a phase effect that must be activated or processed
-    (004 ●双方玩家互相放弃发动卡的优先权后，存在有在结束阶段的必发效果或必须处理的效果的场合)."""
-    game = frame.game
-    return _pending(frame, game.turn_player) or _pending(frame, game.opponent)
-
-
-@guard
 def turn_player_has_pending_effects(frame: Frame) -> bool:
     """Both passed while effects are pending: the turn player handles theirs first (000 ●スタンバイフェイズ 例2)."""
     return _pending(frame, frame.game.turn_player)

@@ -203,7 +203,7 @@ def _check_of(transition: CompiledTransition) -> Guard:
 
 def _guards_check(guards: tuple[Guard, ...], unless: tuple[Guard, ...]) -> Guard | None:
     """Every guard holds and no ``unless`` guard holds, as one function of the frame, for one
-    guard, a guard and an ``unless``, or one ``unless``; ``None`` for any other shape."""
+    guard, a guard and an ``unless``, one ``unless`` or two; ``None`` for any other shape."""
     if len(guards) == 1 and not unless:
         return guards[0]
     if len(guards) == 1 and len(unless) == 1:
@@ -218,6 +218,12 @@ def _guards_check(guards: tuple[Guard, ...], unless: tuple[Guard, ...]) -> Guard
         def not_unless(frame: Frame) -> bool:
             return not only(frame)
         return not_unless
+    if not guards and len(unless) == 2:
+        first, second = unless
+
+        def neither(frame: Frame) -> bool:
+            return not (first(frame) or second(frame))
+        return neither
     return None
 
 
