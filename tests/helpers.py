@@ -65,6 +65,7 @@ def check_action_encoding(duel: Duel) -> set[str]:
     legal = duel.legal_actions()
     indices = duel.legal_action_indices()
     assert len(set(indices)) == len(legal)  # no two legal actions share an index
+    assert len(set(legal)) == len(legal)  # nor are two equal (apply finds the one offered by identity)
     mask = duel.legal_action_mask()
     assert len(mask) == NUM_DISTINCT_ACTIONS == Duel.num_distinct_actions
     assert {i for i, flag in enumerate(mask) if flag} == set(indices)
