@@ -1,7 +1,7 @@
 """Two versions of the engine on the full-duels workload, side by side: how many times faster this
 tree plays it than another (``make bench-compare REF=<commit>``, or
 ``python -m ygo_fsm.bench_compare OTHER_TREE [--this TREE] [--deck vanilla|mixed] [--duels N]
-[--runs K] [--auto-pass on|off] [--no-trace] [--seed N] [--out FILE]``).
+[--runs K] [--auto-pass on|off] [--no-trace] [--seed N] [--instructions] [--out FILE]``).
 
 Both trees play the same duels (:data:`~ygo_fsm.bench_duels.VANILLA_DECK` or
 :data:`~ygo_fsm.bench_duels.MIXED_DECK` on both sides, ``modern``, random legal play seeded as
@@ -15,8 +15,16 @@ both. Each run's process time covers setup and play after one warm-up duel. The 
 - ``opcode_ratio``: the other tree's Python opcodes over this tree's for the same duels, counted once
   each under ``PYTHONHASHSEED=0`` — the same on every run and every machine, so it shows a change of
   a per cent or two that the timings hide (it does not weigh what an opcode costs).
-- per tree: CPU seconds and opcodes per duel, transitions and decisions per duel, duels per CPU-second,
-  and whether its duels kept a trace (a version without ``Duel(trace=False)`` always keeps one).
+- ``instruction_ratio`` (with ``--instructions``, where valgrind is installed): the machine
+  instructions the other tree's duels take over this tree's, counted by valgrind's callgrind under
+  ``PYTHONHASHSEED=0``. It is what the CPU works through, C code included, so it weighs what an
+  opcode costs; and like the opcodes it does not move with the load (from run to run by a few
+  thousand instructions in hundreds of millions). A run that plays only the warm-up duel is counted
+  too and taken off, so that start-up (imports, the rulebook) is not in it; what start-up left is
+  frozen out of the collector's way first (:mod:`ygo_fsm.bench_driver`).
+- per tree: CPU seconds, opcodes (and instructions, when counted) per duel, transitions and decisions
+  per duel, duels per CPU-second, and whether its duels kept a trace (a version without
+  ``Duel(trace=False)`` always keeps one).
 
 A version whose rules differ may play other duels from the same seeds: ``same_duels`` says whether
 both trees took the same number of transitions.
@@ -27,6 +35,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,7 +48,7 @@ from . import bench_driver
 from .bench_base import DEFAULT_SEED
 from .bench_duels import MAX_DECISIONS, MIXED_DECK, VANILLA_DECK
 
-__all__ = ["DECKS", "compare", "main", "run_tree"]
+__all__ = ["DECKS", "compare", "count_instructions", "main", "run_tree"]
 
 DECKS = {"vanilla": VANILLA_DECK, "mixed": MIXED_DECK}
 """The decks the comparison can play (both players the same deck)."""
@@ -49,19 +59,34 @@ _RUN_DRIVER = "import runpy, sys; sys.argv = sys.argv[1:]; runpy.run_path(sys.ar
 first, and this package's modules must not stand in for the standard library's)."""
 
 
-def run_tree(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool,
-             opcodes: bool = False) -> dict[str, Any]:
-    """One run of :mod:`ygo_fsm.bench_driver` on ``tree`` in a fresh process (its JSON figures)."""
-    config = {"deck_a": list(deck), "deck_b": list(deck), "duels": duels, "seed": seed, "auto_pass": auto_pass,
-              "trace": trace, "opcodes": opcodes, "max_decisions": MAX_DECISIONS}
+_COLLECTED = re.compile(r"^==\d+== Collected : (\d+)$", re.MULTILINE)
+"""The line in which callgrind reports the instructions it counted."""
+
+
+def _driver(tree: Path, config: dict[str, Any], prefix: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """The driver run on ``tree`` with ``config`` in a fresh process (under ``prefix``, e.g. valgrind)."""
     environment = dict(os.environ, PYTHONHASHSEED="0")
     environment.pop("PYTHONPATH", None)
-    command = [sys.executable, "-c", _RUN_DRIVER, bench_driver.__file__, str(tree.resolve()), json.dumps(config)]
+    command = [*prefix, sys.executable, "-c", _RUN_DRIVER, bench_driver.__file__, str(tree.resolve()),
+               json.dumps(config)]
     done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tree.resolve().parent,
                           check=False)
     if done.returncode != 0:
-        last = done.stderr.strip().splitlines()[-1:] or ["no output"]
+        last = [line for line in done.stderr.strip().splitlines() if not line.startswith("==")][-1:] or ["no output"]
         raise RuntimeError(f"{tree}: the full-duels workload failed: {last[0]}")
+    return done
+
+
+def _config(deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool, opcodes: bool,
+            freeze: bool = False) -> dict[str, Any]:
+    return {"deck_a": list(deck), "deck_b": list(deck), "duels": duels, "seed": seed, "auto_pass": auto_pass,
+            "trace": trace, "opcodes": opcodes, "freeze": freeze, "max_decisions": MAX_DECISIONS}
+
+
+def run_tree(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool,
+             opcodes: bool = False) -> dict[str, Any]:
+    """One run of :mod:`ygo_fsm.bench_driver` on ``tree`` in a fresh process (its JSON figures)."""
+    done = _driver(tree, _config(deck, duels, seed, auto_pass, trace, opcodes))
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     package = Path(figures["package"]).resolve()
     if tree.resolve() not in package.parents:
@@ -69,8 +94,27 @@ def run_tree(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pas
     return figures
 
 
+def count_instructions(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pass: bool,
+                       trace: bool) -> int:
+    """The machine instructions ``tree``'s driver takes for ``duels`` duels, counted by valgrind's
+    callgrind: a run playing them after the warm-up duel, less a run playing the warm-up duel only."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
+    prefix = [valgrind, "--tool=callgrind", f"--callgrind-out-file={os.devnull}"]
+    counted = []
+    for played in (0, duels):
+        done = _driver(tree, _config(deck, played, seed, auto_pass, trace, False, freeze=True), prefix)
+        found = _COLLECTED.search(done.stderr)
+        if found is None:
+            raise RuntimeError(f"{tree}: valgrind reported no instruction count")
+        counted.append(int(found.group(1)))
+    return counted[1] - counted[0]
+
+
 def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duels: int = 10, runs: int = 6,
-            seed: int = DEFAULT_SEED, auto_pass: bool = True, trace: bool = True) -> dict[str, Any]:
+            seed: int = DEFAULT_SEED, auto_pass: bool = True, trace: bool = True,
+            instructions: bool = False) -> dict[str, Any]:
     """The figures of the module docstring for ``this`` tree against ``other``."""
     if runs < 1 or duels < 1:
         raise ValueError("give at least one duel and one run")
@@ -85,6 +129,8 @@ def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duel
             last[side] = figures
     counted = {side: run_tree(trees[side], deck=cards, duels=duels, seed=seed, auto_pass=auto_pass, trace=trace,
                               opcodes=True)["opcodes"] for side in trees}
+    machine = ({side: count_instructions(trees[side], deck=cards, duels=duels, seed=seed, auto_pass=auto_pass,
+                                         trace=trace) for side in trees} if instructions else None)
     speedups = [o / t for t, o in zip(times["this"], times["other"], strict=True)]
     per_tree = {side: {
         "tree": str(trees[side]),
@@ -94,6 +140,7 @@ def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duel
         "opcodes_per_duel": round(counted[side] / duels),
         "transitions_per_duel": round(last[side]["transitions"] / duels, 1),
         "decisions_per_duel": round(last[side]["decisions"] / duels, 1),
+        **({"instructions_per_duel": round(machine[side] / duels)} if machine is not None else {}),
     } for side in trees}
     return {
         "workload": {"deck": deck, "duels_per_run": duels, "runs": runs, "seed": seed, "auto_pass": auto_pass,
@@ -102,6 +149,7 @@ def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duel
         "speedup_of_sums": round(sum(times["other"]) / sum(times["this"]), 3),
         "speedup_range": [round(min(speedups), 3), round(max(speedups), 3)],
         "opcode_ratio": round(counted["other"] / counted["this"], 3),
+        **({"instruction_ratio": round(machine["other"] / machine["this"], 3)} if machine is not None else {}),
         "same_duels": last["this"]["transitions"] == last["other"]["transitions"],
         "this": per_tree["this"],
         "other": per_tree["other"],
@@ -118,6 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--auto-pass", choices=("on", "off"), default="on")
     parser.add_argument("--no-trace", action="store_true", help="duels keep no trace where the version allows")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each tree's machine instructions with valgrind (slow: about a minute a tree)")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     args = parser.parse_args(argv)
     for tree in (args.other, args.this):
@@ -126,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         figures = compare(args.other, args.this, deck=args.deck, duels=args.duels, runs=args.runs, seed=args.seed,
-                          auto_pass=args.auto_pass == "on", trace=not args.no_trace)
+                          auto_pass=args.auto_pass == "on", trace=not args.no_trace, instructions=args.instructions)
     except (RuntimeError, ValueError) as error:
         print(f"bench_compare: {error}", file=sys.stderr)
         return 2
