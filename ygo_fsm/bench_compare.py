@@ -18,10 +18,9 @@ both. Each run's process time covers setup and play after one warm-up duel. The 
 - ``instruction_ratio`` (with ``--instructions``, where valgrind is installed): the machine
   instructions the other tree's duels take over this tree's, counted by valgrind's callgrind under
   ``PYTHONHASHSEED=0``. It is what the CPU works through, C code included, so it weighs what an
-  opcode costs; and like the opcodes it does not move with the load (from run to run by a few
-  thousand instructions in hundreds of millions). A run that plays only the warm-up duel is counted
-  too and taken off, so that start-up (imports, the rulebook) is not in it; what start-up left is
-  frozen out of the collector's way first (:mod:`ygo_fsm.bench_driver`).
+  opcode costs; and like the opcodes it does not move with the load (by a few thousand
+  instructions in hundreds of millions: :func:`count_instructions`). A run that plays only the
+  warm-up duel is counted too and taken off, so that start-up (imports, the rulebook) is not in it.
 - per tree: CPU seconds, opcodes (and instructions, when counted) per duel, transitions and decisions
   per duel, duels per CPU-second, and whether its duels kept a trace (a version without
   ``Duel(trace=False)`` always keeps one).
@@ -35,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
 import shutil
 import statistics
@@ -77,10 +77,9 @@ def _driver(tree: Path, config: dict[str, Any], prefix: Sequence[str] = ()) -> s
     return done
 
 
-def _config(deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool, opcodes: bool,
-            freeze: bool = False) -> dict[str, Any]:
+def _config(deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool, opcodes: bool) -> dict[str, Any]:
     return {"deck_a": list(deck), "deck_b": list(deck), "duels": duels, "seed": seed, "auto_pass": auto_pass,
-            "trace": trace, "opcodes": opcodes, "freeze": freeze, "max_decisions": MAX_DECISIONS}
+            "trace": trace, "opcodes": opcodes, "max_decisions": MAX_DECISIONS}
 
 
 def run_tree(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pass: bool, trace: bool,
@@ -95,21 +94,29 @@ def run_tree(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pas
 
 
 def count_instructions(tree: Path, *, deck: Sequence[str], duels: int, seed: int, auto_pass: bool,
-                       trace: bool) -> int:
+                       trace: bool, repeats: int = 3) -> int:
     """The machine instructions ``tree``'s driver takes for ``duels`` duels, counted by valgrind's
-    callgrind: a run playing them after the warm-up duel, less a run playing the warm-up duel only."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        raise RuntimeError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
-    prefix = [valgrind, "--tool=callgrind", f"--callgrind-out-file={os.devnull}"]
-    counted = []
+    callgrind: a run playing them after the warm-up duel, less a run playing the warm-up duel only,
+    each the lowest of ``repeats`` runs. Runs have address randomisation off (``setarch -R``), and
+    most then agree to a few thousand instructions; now and then one takes millions more (start-up
+    is not the same every time: with the addresses randomised it never was), and the lowest leaves
+    those out."""
+    valgrind, setarch = shutil.which("valgrind"), shutil.which("setarch")
+    if valgrind is None or setarch is None:
+        raise RuntimeError("counting instructions needs valgrind and setarch (Debian: apt-get install valgrind "
+                           "util-linux)")
+    prefix = [setarch, platform.machine(), "-R", valgrind, "--tool=callgrind", f"--callgrind-out-file={os.devnull}"]
+    lowest = []
     for played in (0, duels):
-        done = _driver(tree, _config(deck, played, seed, auto_pass, trace, False, freeze=True), prefix)
-        found = _COLLECTED.search(done.stderr)
-        if found is None:
-            raise RuntimeError(f"{tree}: valgrind reported no instruction count")
-        counted.append(int(found.group(1)))
-    return counted[1] - counted[0]
+        counts = []
+        for _ in range(max(1, repeats)):
+            done = _driver(tree, _config(deck, played, seed, auto_pass, trace, False), prefix)
+            found = _COLLECTED.search(done.stderr)
+            if found is None:
+                raise RuntimeError(f"{tree}: valgrind reported no instruction count")
+            counts.append(int(found.group(1)))
+        lowest.append(min(counts))
+    return lowest[1] - lowest[0]
 
 
 def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duels: int = 10, runs: int = 6,
@@ -167,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-trace", action="store_true", help="duels keep no trace where the version allows")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--instructions", action="store_true",
-                        help="also count each tree's machine instructions with valgrind (slow: about a minute a tree)")
+                        help="also count each tree's machine instructions with valgrind (slow: minutes a tree)")
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     args = parser.parse_args(argv)
     for tree in (args.other, args.this):

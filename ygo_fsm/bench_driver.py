@@ -10,15 +10,11 @@ of this package. ``CONFIG`` is a JSON object: both decks, the number of duels, t
 and trace, and whether to count opcodes. It prints one JSON object: the process time of the duels
 (setup included, after one warm-up duel), their transitions and decisions, and, when asked, the
 Python opcodes they ran (counted with :func:`sys.settrace` in a further pass over the same duels,
-after the timed one; deterministic under a fixed ``PYTHONHASHSEED``). With ``freeze``, the objects
-left after the warm-up duel are collected and frozen (:func:`gc.freeze`): a full collection during the
-duels then does not walk the start-up objects, so whether one falls inside a run no longer moves its
-instruction count by millions. :mod:`ygo_fsm.bench_compare` runs it on two trees.
+after the timed one; deterministic under a fixed ``PYTHONHASHSEED``). :mod:`ygo_fsm.bench_compare` runs it on two trees.
 """
 
 from __future__ import annotations
 
-import gc
 import inspect
 import json
 import random
@@ -79,9 +75,6 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, tree)
     seed, count = int(config["seed"]), int(config["duels"])
     play(config, seed + 1, 1)  # warm-up: the rulebook is built and the caches filled once, as in a long run
-    if config.get("freeze"):  # what start-up left is kept out of the collector's way (see the docstring)
-        gc.collect()
-        gc.freeze()
     started = time.process_time()
     transitions, decisions, traced = play(config, seed, count)
     cpu_s = time.process_time() - started
