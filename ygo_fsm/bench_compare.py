@@ -97,10 +97,10 @@ def count_instructions(tree: Path, *, deck: Sequence[str], duels: int, seed: int
                        trace: bool, repeats: int = 3) -> int:
     """The machine instructions ``tree``'s driver takes for ``duels`` duels, counted by valgrind's
     callgrind: a run playing them after the warm-up duel, less a run playing the warm-up duel only,
-    each the lowest of ``repeats`` runs. Runs have address randomisation off (``setarch -R``), and
-    most then agree to a few thousand instructions; now and then one takes millions more (start-up
-    is not the same every time: with the addresses randomised it never was), and the lowest leaves
-    those out."""
+    each the lowest of ``repeats`` runs. With address randomisation on, the objects' addresses lay
+    out the identity-keyed sets and dicts differently each time and the count moves by several per
+    cent; the runs have it off (``setarch -R``) and then agree to a few thousand instructions, but
+    now and then one takes millions more in start-up, which the lowest leaves out."""
     valgrind, setarch = shutil.which("valgrind"), shutil.which("setarch")
     if valgrind is None or setarch is None:
         raise RuntimeError("counting instructions needs valgrind and setarch (Debian: apt-get install valgrind "
