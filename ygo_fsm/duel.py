@@ -13,8 +13,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import chain
-from operator import attrgetter, itemgetter
 from typing import Any, ClassVar
 
 from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, card_places, decode, encode
@@ -34,10 +32,6 @@ from .views import Hidden, Observation, hidden_among, hidden_from, key_uids, mas
 __all__ = ["PASS", "SETTLE_ROUNDS", "Action", "Duel", "settle_limit"]
 """``Action``, ``PASS``, ``SETTLE_ROUNDS`` and ``settle_limit`` live in :mod:`ygo_fsm.runtime` and are
 named here too, where the duel's users have always found them."""
-
-_CHOICE_OF = itemgetter(3)
-"""An :data:`~ygo_fsm.runtime.Option`'s choice (``None`` when it has none)."""
-_KEY_OF = attrgetter("key")
 
 _DEFAULT_SETUP = Setup()
 
@@ -128,7 +122,7 @@ class Duel(DuelValue):
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
-        if not any(map(_CHOICE_OF, options)):
+        if all(c is None for _, _, _, c in options):
             actions = [offered_action(t.spec.event, player) for player, _, t, _ in options]
             self._view_cache = (options, tuple(actions))
             return actions
@@ -152,7 +146,7 @@ class Duel(DuelValue):
     def _hidden_in_options(self, options: list[Option], viewer: str | None = None) -> dict[str, Hidden]:
         """The cards the options' keys name that are hidden from ``viewer`` (default: the player
         the options are for): all that masking those keys reads."""
-        uids = set(chain.from_iterable(map(key_uids, map(_KEY_OF, filter(None, map(_CHOICE_OF, options))))))
+        uids = {uid for _, _, _, option in options if option is not None for uid in key_uids(option.key)}
         return hidden_among(self.game, options[0][0] if viewer is None else viewer, uids)
 
     def observation(self, player: str) -> Observation:
@@ -314,16 +308,12 @@ class Duel(DuelValue):
             (name, choice), player = Action.parse(action), None
         options = self._options()
         cached = self._view_cache
-        if cached is not None and cached[0] is options and isinstance(action, Action):
-            shown = cached[1]
-            try:  # the very action offered, found by identity: no two offered actions are equal, so it
-                index = list(map(id, shown)).index(id(action))  # is also the first equal to it
+        if cached is not None and cached[0] is options:
+            try:
+                index = cached[1].index(action)
             except ValueError:
-                try:
-                    index = shown.index(action)
-                except ValueError:
-                    index = -1
-            if index >= 0:  # one of the actions just offered: the option at its place (the first equal to it, as below)
+                pass
+            else:  # one of the actions just offered: the option at its place (the first equal to it, as below)
                 holder, level, transition, option = options[index]
                 self._take_action(holder, level, transition, option.key if option else None)
                 return

@@ -23,7 +23,7 @@ is possible (:data:`~ygo_fsm.engine.OptionPlan`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -480,7 +480,7 @@ class DuelRuntime:
         taken = 0
         runaway: list[CompiledTransition] = []
         runtime = rulebook.runtime
-        take: Callable[[int, CompiledTransition, str], None] = self._take
+        take = self._take
         # between transitions the state holds still (each transition taken leaves both kept anew)
         if game.scans is None:
             game.scans = {}
@@ -489,9 +489,7 @@ class DuelRuntime:
         game.check_lp()  # LP may also have been set outside a transition, before the action being applied
         while not game.is_over:
             taken += 1
-            if taken > limit:  # past the settle limit: every transition taken from here on is watched
-                if taken == limit + 1:
-                    take = self._watched(runaway)
+            if taken > limit:
                 self._runaway(runaway, limit)
             frame = frames[-1]
             here: StateRuntime | None = frame.at
@@ -518,6 +516,8 @@ class DuelRuntime:
                                               "with no declared precedence")
                         chosen = engine
             if chosen is not None:
+                if taken > limit:
+                    runaway.append(chosen)
                 take(len(frames) - 1, chosen, "engine")
                 continue
             if here.final and len(frames) > 1:
@@ -541,6 +541,8 @@ class DuelRuntime:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "
                                       f"enabled in {parent.machine}.{parent.state}")
+                if taken > limit:
+                    runaway.append(done[0])
                 take(len(frames) - 1, done[0], "engine")
                 continue
             options = self._options()
@@ -552,20 +554,13 @@ class DuelRuntime:
                     self._history.append(_PASSES[holder])
                     game.actor = holder
                     try:
-                        self._take(level, transition, holder, True)
+                        take(level, transition, holder, True)
                     finally:
                         game.actor = None
                     self.auto_passes += 1
-                    taken, runaway, take = 0, [], self._take  # a player acted (auto-pass): settling starts again
+                    taken, runaway = 0, []  # a player's action (taken for them): settling starts again
                     continue
             return
-
-    def _watched(self, taken: list[CompiledTransition]) -> Callable[[int, CompiledTransition, str], None]:
-        """:meth:`_take` that also notes each transition in ``taken`` (settling past its limit)."""
-        def take(level: int, transition: CompiledTransition, actor: str) -> None:
-            taken.append(transition)
-            self._take(level, transition, actor)
-        return take
 
     def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
         """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
