@@ -4,6 +4,7 @@ drift with the machine's load, are the same on every run."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -76,3 +77,69 @@ def test_counting_instructions_without_valgrind_is_refused_in_one_line(tmp_path:
     refusal = r"^counting instructions needs valgrind and setarch \(Debian: apt-get install valgrind util-linux\)$"
     with pytest.raises(RuntimeError, match=refusal):
         bench_compare.count_instructions(TREE, deck=VANILLA_DECK, duels=1, seed=5, auto_pass=True, trace=False)
+
+
+_OLD_PACKAGE = '''
+"""A stand-in for a version older than Setup.from_decks and auto-pass: a Duel asks for a pass
+three times, then ends; the setup it was given is written where the test reads it."""
+import json, os
+
+
+class Setup:
+    @classmethod
+    def model_validate(cls, data):
+        setup = cls()
+        setup.data = data
+        return setup
+
+
+class Duel:
+    def __init__(self, setup):
+        with open(os.environ["DEALT"], "a", encoding="utf-8") as out:
+            out.write(json.dumps(setup.data) + "\\n")
+        self._seq, self.asked = 0, 0
+
+    @property
+    def is_over(self):
+        return self.asked == 3
+
+    def legal_actions(self):
+        return ["pass"]
+
+    def apply(self, action):
+        assert action == "pass"
+        self.asked += 1
+        self._seq += 2
+'''
+
+
+def test_a_version_without_decks_or_auto_pass_is_dealt_by_hand_and_asked_every_pass(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a version older than the agents' issue (no ``Setup.from_decks``, no ``auto_pass``) the driver
+    deals each deck itself — five named cards in the hand, the rest named in the deck, no unnamed
+    cards, ``modern`` — and the agent is asked for every pass; the figures say nobody passed for it."""
+    (tmp_path / "ygo_fsm").mkdir()
+    (tmp_path / "ygo_fsm" / "__init__.py").write_text(_OLD_PACKAGE, encoding="utf-8")
+    dealt = tmp_path / "dealt.jsonl"
+    monkeypatch.setenv("DEALT", str(dealt))
+    figures = bench_compare.run_tree(tmp_path, deck=VANILLA_DECK, duels=2, seed=5, auto_pass=True, trace=True)
+    assert (figures["decisions"], figures["transitions"]) == (2 * 3, 2 * 6)
+    assert figures["passed_for_players"] is False and figures["trace"] is True
+    setups = [json.loads(line) for line in dealt.read_text(encoding="utf-8").splitlines()]
+    assert len(setups) == 1 + 2  # the warm-up duel, then the two timed
+    for setup in setups:
+        assert setup["profile"] == "modern"
+        for player in ("A", "B"):
+            given = setup["players"][player]
+            assert (given["hand"], given["deck"]) == (0, 0)
+            zones = [card["zone"] for card in given["cards"]]
+            assert zones == ["hand"] * 5 + ["deck"] * 35
+            assert sorted(card["card"] for card in given["cards"]) == sorted(VANILLA_DECK)
+    assert setups[1]["players"]["A"]["cards"] != setups[2]["players"]["A"]["cards"]  # each duel shuffled anew
+
+
+def test_this_version_passes_for_the_players_when_asked() -> None:
+    figures = bench_compare.run_tree(TREE, deck=VANILLA_DECK, duels=1, seed=5, auto_pass=True, trace=False)
+    assert figures["passed_for_players"] is True
+    assert bench_compare.run_tree(TREE, deck=VANILLA_DECK, duels=1, seed=5, auto_pass=False,
+                                  trace=False)["passed_for_players"] is False

@@ -22,8 +22,15 @@ both. Each run's process time covers setup and play after one warm-up duel. The 
   instructions in hundreds of millions: :func:`count_instructions`). A run that plays only the
   warm-up duel is counted too and taken off, so that start-up (imports, the rulebook) is not in it.
 - per tree: CPU seconds, opcodes (and instructions, when counted) per duel, transitions and decisions
-  per duel, duels per CPU-second, and whether its duels kept a trace (a version without
-  ``Duel(trace=False)`` always keeps one).
+  per duel, duels per CPU-second, whether its duels kept a trace (a version without
+  ``Duel(trace=False)`` always keeps one) and whether auto-pass passed for the players (a version
+  without it asks the agent for every pass).
+
+The other tree may be older than ``Setup.from_decks`` and auto-pass — 4b264d2, the engine the agents'
+issue measured and set its targets against (``make bench-compare`` takes it unless ``REF`` names
+another): the driver then deals the decks itself and the agent passes when asked
+(:mod:`ygo_fsm.bench_driver`). Its duels are drawn the same way but are not the same duels, so compare
+enough of them (``--duels 20 --runs 6``: the mean length of 120 random duels moves by a few per cent).
 
 A version whose rules differ may play other duels from the same seeds: ``same_duels`` says whether
 both trees took the same number of transitions.
@@ -142,6 +149,7 @@ def compare(other: Path, this: Path = _THIS_TREE, *, deck: str = "vanilla", duel
     per_tree = {side: {
         "tree": str(trees[side]),
         "trace": last[side]["trace"],
+        "passed_for_players": last[side]["passed_for_players"],
         "cpu_s_per_duel": round(statistics.median(times[side]) / duels, 5),
         "duels_per_cpu_s": round(duels / statistics.median(times[side]), 3),
         "opcodes_per_duel": round(counted[side] / duels),

@@ -100,33 +100,34 @@ class Sight(NamedTuple):
 def sight(game: GameState, before: Sight | None = None) -> Sight:
     """What masking reads of ``game`` now, kept as it is while the game goes on. Where a player's
     zones (or one zone) hold the very cards they held in ``before``, an earlier sight of the same
-    game, its tuples are kept instead of new equal ones: a trace's sights share what did not change."""
+    game, its tuples are kept instead of new equal ones, and where nothing differs ``before`` itself
+    is the sight: a trace's sights share what did not change."""
     a, b = game.players["A"], game.players["B"]
     summon = game.summon
-    zones: tuple[tuple[tuple[CardInstance, ...], ...], ...] = (
-        tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b))))
-    face_up: tuple[tuple[tuple[bool, ...], ...], ...] = (
-        (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))),
-        (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))))
-    if before is not None:
-        zones, face_up = _kept(zones, before.zones), _kept(face_up, before.face_up)
-    return Sight(zones, face_up, None if summon is None else (summon.uid, summon.kind, summon.player, summon.card))
+    zones_a, zones_b = tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))
+    face_up_a = (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps)))
+    face_up_b = (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))
+    summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
+    if before is None:
+        return Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
+    (old_a, old_b), (old_up_a, old_up_b) = before.zones, before.face_up
+    zones_a, zones_b = _kept(zones_a, old_a), _kept(zones_b, old_b)
+    face_up_a, face_up_b = _kept(face_up_a, old_up_a), _kept(face_up_b, old_up_b)
+    if (zones_a is old_a and zones_b is old_b and face_up_a is old_up_a and face_up_b is old_up_b
+            and summoned == before.summon):
+        return before
+    return Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
 
 
 _T = TypeVar("_T")
 
 
 def _kept(now: tuple[tuple[_T, ...], ...], before: tuple[tuple[_T, ...], ...]) -> tuple[tuple[_T, ...], ...]:
-    """``now`` (per player, per zone), with ``before``'s tuples wherever they are equal: a player's
-    whole tuple, else each zone's (cards compare by identity)."""
+    """One player's ``now`` (per zone), or ``before`` when it is equal; else ``before``'s tuple of each
+    zone that is equal (cards compare by identity)."""
     if now == before:
         return before
-    return tuple(old if new == old else tuple(map(_earlier_if_equal, new, old))
-                 for new, old in zip(now, before, strict=True))
-
-
-def _earlier_if_equal(new: _T, old: _T) -> _T:
-    return old if new == old else new
+    return tuple([old if new == old else new for new, old in zip(now, before)])
 
 
 _ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
