@@ -444,23 +444,25 @@ def test_a_sight_keeps_the_zones_an_earlier_one_saw_unchanged_and_sees_the_rest_
 def test_every_sight_a_trace_keeps_is_what_a_fresh_sight_sees_at_that_moment(monkeypatch: Any) -> None:
     """A row's sight is what masking reads of the game just after its transition, whether it shares
     the zones of the sight before or not: in random duels with effects, saved and loaded and copied
-    halfway, each sight equals one taken afresh."""
+    halfway, each sight the keeper takes equals one taken afresh."""
     import random
 
-    from ygo_fsm import runtime
+    from ygo_fsm import views
     from ygo_fsm.bench_duels import MIXED_DECK
     from ygo_fsm.views import sight
 
     checked = {"sights": 0, "shared": 0}
+    see = views.SightKeeper.see
 
-    def checked_sight(game: Any, before: Any = None) -> Any:
-        seen = sight(game, before)
+    def checked_see(keeper: views.SightKeeper, game: Any) -> Any:
+        before = keeper.last
+        seen = see(keeper, game)
         assert seen == sight(game), "a kept sight differs from what the game shows now"
         checked["sights"] += 1
         checked["shared"] += before is not None and seen.zones is before.zones
         return seen
 
-    monkeypatch.setattr(runtime, "sight", checked_sight)
+    monkeypatch.setattr(views.SightKeeper, "see", checked_see)
     for seed in (5, 6):
         duel = Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=seed)
         choose = random.Random(seed).choice

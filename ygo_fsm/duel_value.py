@@ -31,7 +31,7 @@ class DuelValue(DuelRuntime):
         clone._records = list(self._records)
         clone._trace = list(self._trace)
         clone._path_base = self._path_base
-        clone._last_sight = self._last_sight
+        clone._sights = self._sights.copy()
         clone._seq = self._seq
         clone._option_cache = None
         clone._view_cache = clone._index_cache = None

@@ -40,7 +40,7 @@ from .spec import DONE_EVENT, Role, TransitionSpec
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
 from .trace_rows import records_of_rows
-from .views import Sight, sight
+from .views import Sight, SightKeeper
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
            "offered_action", "settle_limit"]
@@ -146,7 +146,7 @@ class DuelRuntime:
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
                  "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
-                 "keeps_trace", "_path_base", "_last_sight")
+                 "keeps_trace", "_path_base", "_sights")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
@@ -163,8 +163,9 @@ class DuelRuntime:
         keeps only where its transition left the frames, and its path is worked out from these):
         the frames when the duel started or was loaded, or when the trace was last read
         (:meth:`_rows_start_here`)."""
-        self._last_sight: Sight | None = None
-        """The newest row's :class:`~ygo_fsm.views.Sight` (the next shares the zones that did not change)."""
+        self._sights = SightKeeper()
+        """Takes the rows' sights (:class:`~ygo_fsm.views.Sight`; each shares the zones the one before saw
+        unchanged)."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._refusals = None
@@ -444,7 +445,7 @@ class DuelRuntime:
         choice = game.choice
         seen: Sight | tuple[()] = ()
         if choice is not None or narration:  # what masking reads when the trace is read
-            seen = self._last_sight = sight(game, self._last_sight)
+            seen = self._sights.see(game)
         # who must act now: the innermost state's role where the row's own turn player and chain
         # name that player (worked out when the trace is read), else the player found now
         at = frames[-1].at

@@ -43,6 +43,7 @@ __all__ = [
     "Observation",
     "PlayerView",
     "Sight",
+    "SightKeeper",
     "hidden_among",
     "hidden_from",
     "key_uids",
@@ -105,8 +106,8 @@ def sight(game: GameState, before: Sight | None = None) -> Sight:
     a, b = game.players["A"], game.players["B"]
     summon = game.summon
     zones_a, zones_b = tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))
-    face_up_a = (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps)))
-    face_up_b = (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))
+    face_up_a: tuple[tuple[bool, ...], ...] = (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps)))
+    face_up_b: tuple[tuple[bool, ...], ...] = (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))
     summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
     if before is None:
         return Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
@@ -127,7 +128,74 @@ def _kept(now: tuple[tuple[_T, ...], ...], before: tuple[tuple[_T, ...], ...]) -
     zone that is equal (cards compare by identity)."""
     if now == before:
         return before
-    return tuple([old if new == old else new for new, old in zip(now, before)])
+    return tuple([old if new == old else new for new, old in zip(now, before, strict=True)])
+
+
+class SightKeeper:
+    """Takes a trace's sights one after another: each is :func:`sight` of the game with the one
+    before, but a zone whose list holds the very cards it held at the sight before is not copied
+    again. A list copy of each zone is kept beside the newest sight to tell which: comparing two
+    lists compares their references, so an unchanged zone (a deck of 35 cards) is never copied nor
+    its cards touched. The copies are never changed in place, so a copy of the keeper may share them."""
+
+    __slots__ = ("last", "_copies")
+
+    def __init__(self) -> None:
+        self.last: Sight | None = None
+        """The newest sight taken."""
+        self._copies: tuple[tuple[list[CardInstance], ...], ...] = ()
+        """Per player, a copy of each zone list as :attr:`last` saw it."""
+
+    def copy(self) -> SightKeeper:
+        """A keeper that goes on from the same sight."""
+        clone = SightKeeper()
+        clone.last, clone._copies = self.last, self._copies
+        return clone
+
+    def see(self, game: GameState) -> Sight:
+        """What masking reads of ``game`` now: equal to :func:`sight` of it, sharing the zone tuples
+        the sight before holds where a zone's cards did not change (that sight itself where nothing did)."""
+        a, b = game.players["A"], game.players["B"]
+        live_a, live_b = _ZONE_LISTS_OF(a), _ZONE_LISTS_OF(b)
+        last = self.last
+        if last is None:
+            seen = self.last = sight(game)
+            self._copies = (tuple([cards[:] for cards in live_a]), tuple([cards[:] for cards in live_b]))
+            return seen
+        (kept_a, kept_b), (old_up_a, old_up_b) = last.zones, last.face_up
+        copies_a, copies_b = self._copies
+        zones_a, zones_b = kept_a, kept_b
+        if live_a != copies_a:
+            zones_a, copies_a = _renewed(live_a, copies_a, kept_a)
+        if live_b != copies_b:
+            zones_b, copies_b = _renewed(live_b, copies_b, kept_b)
+        face_up_a = _kept((tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))), old_up_a)
+        face_up_b = _kept((tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))), old_up_b)
+        summon = game.summon
+        summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
+        if (zones_a is kept_a and zones_b is kept_b and face_up_a is old_up_a and face_up_b is old_up_b
+                and summoned == last.summon):
+            return last
+        seen = self.last = Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
+        self._copies = (copies_a, copies_b)
+        return seen
+
+
+def _renewed(live: tuple[list[CardInstance], ...], copies: tuple[list[CardInstance], ...],
+             kept: tuple[tuple[CardInstance, ...], ...]) -> tuple[tuple[tuple[CardInstance, ...], ...],
+                                                                  tuple[list[CardInstance], ...]]:
+    """One player's zones now and the copies of their lists: ``kept``'s tuple and the copy where a
+    zone's list equals its copy, a new tuple and a new copy where it does not."""
+    zones: list[tuple[CardInstance, ...]] = []
+    lists: list[list[CardInstance]] = []
+    for cards, copy, old in zip(live, copies, kept, strict=True):
+        if cards == copy:
+            zones.append(old)
+            lists.append(copy)
+        else:
+            zones.append(tuple(cards))
+            lists.append(cards[:])
+    return tuple(zones), tuple(lists)
 
 
 _ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
