@@ -29,11 +29,13 @@ def _scan(entries: list[Any]) -> list[tuple[str, str, int]]:
 def _fresh(game: GameState, player: str, sort: str | None) -> list[tuple[str, str, int]]:
     """A scan of the cards as they are now: nothing kept in the game, no zone's effects looked up."""
     kept, game.card_scans = game.card_scans, None
+    known, game.effect_cards = game.effect_cards, None
     zones, in_play._ZONE_EFFECTS = in_play._ZONE_EFFECTS, {}
     try:
         return _scan(effects_of(game, player) if sort is None else effects_of_sort(game, player, sort))
     finally:
         game.card_scans = kept
+        game.effect_cards = known
         in_play._ZONE_EFFECTS = zones
 
 
@@ -82,6 +84,26 @@ def test_kept_effects_are_what_a_fresh_scan_finds(checked: list[int], deck: tupl
     duel = Duel.new_game(list(deck), list(deck), seed=seed, auto_pass=True, trace=False)
     play_randomly(duel, seed, 600)
     assert checked[0] > 1000  # whole turns were played and checked
+
+
+def test_a_duel_of_normal_monsters_has_no_effect_to_scan_and_one_with_a_card_changed_in_from_outside_does() -> None:
+    """A Normal Monster has no effect, so in a duel of them no player has one and the scan is skipped
+    (``GameState.effect_cards``); a library card with an effect put into a hand from outside is found
+    once the duel is told the game changed, and a copy knows what the original knew."""
+    from ygo_fsm.cards import default_library
+    from ygo_fsm.state import CardInstance
+
+    duel = Duel.new_game(list(VANILLA_DECK), list(VANILLA_DECK), seed=2, auto_pass=True)
+    game = duel.game
+    assert effects_of(game, "A") == [] and effects_of(game, "B") == []
+    assert game.effect_cards is False and duel.copy().game.effect_cards is False
+    cyclone = CardInstance.of_card("cyclone", "A", default_library()["cyclone"])
+    game.players["A"].hand_cards.append(cyclone)
+    duel._forget()
+    assert [card.uid for _, card, _, _ in effects_of(game, "A")] == ["cyclone"]
+    assert game.effect_cards is True and effects_of(game, "B") == []
+    mixed = Duel.new_game(list(MIXED_DECK), list(MIXED_DECK), seed=2, auto_pass=True).game
+    assert mixed.has_effect_cards() and mixed.copy().effect_cards is True
 
 
 def test_the_sorts_are_filters_of_the_effects_in_their_order() -> None:

@@ -54,12 +54,20 @@ EffectInPlay = tuple[Zone, CardInstance, int, EffectSpec]
 
 def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, int, EffectSpec]]:
     """Every effect of ``player``'s cards in a zone some effect location allows, zone by zone
-    (kept in ``game.card_scans`` while no card moves)."""
+    (kept in ``game.card_scans`` while no card moves; none at once in a duel none of whose cards has
+    an effect, :meth:`~ygo_fsm.state.GameState.has_effect_cards`)."""
     scans = game.card_scans
     if scans is not None:
         cached = scans.get(player)
         if cached is not None:
             return cached  # type: ignore[return-value]
+    if not game.has_effect_cards():  # a duel of cards without effects (Normal Monsters): nothing to scan
+        nothing: list[EffectInPlay] = []
+        if scans is not None:
+            scans[player] = nothing
+            for sort_key in _PLAYER_SORT_KEYS[player]:
+                scans[sort_key] = nothing
+        return nothing
     state = game.players[player]
     negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
     found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []

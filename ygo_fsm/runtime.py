@@ -313,7 +313,7 @@ class DuelRuntime:
     def _forget(self) -> None:
         """Drop the cached priority holder and options (the duel changed outside a transition)."""
         self.game.forget()
-        self.game.card_scans = None
+        self.game.card_scans = self.game.effect_cards = None
         self._option_cache = None
 
     # --- the engine -------------------------------------------------------------------

@@ -144,6 +144,8 @@ _ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck
                "field_spells")
 ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 """The :class:`PlayerState` attribute holding each zone's cards."""
+_ZONE_LISTS_OF = attrgetter(*_ZONE_LISTS)
+"""A player's zone lists, every zone."""
 
 
 class PlayerState:
@@ -520,6 +522,7 @@ class GameState:
         "leaving_after_chain", "frames", "winner", "is_over", "end_reason", "rng",
         "library", "state_specs",
         "choice", "actor", "narration", "resolved_now", "priority_cache", "scans", "card_scans", "lp_lost",
+        "effect_cards",
     )
 
     def __init__(self, *, profile: Profile, turn: int, turn_player: str, library: Mapping[str, CardSpec],
@@ -586,6 +589,21 @@ class GameState:
         effects): kept across transitions that run no callback, or only callbacks that move no card
         (``ygo_fsm.registry.CARDS_STAY``), dropped by one that may move a card and by
         :meth:`~ygo_fsm.duel.Duel` when the game is changed from outside."""
+        self.effect_cards: bool | None = None
+        """Whether any card of the duel, in any zone, has an effect (:meth:`has_effect_cards`), once
+        asked; ``None`` until then and again once the game is changed from outside. No rule puts a
+        card with an effect into a duel (a token has none), so a duel of Normal Monsters stays without.
+        Not game data."""
+
+    def has_effect_cards(self) -> bool:
+        """Whether any card of the duel, in any zone, is a library card with an effect (worked out once,
+        :attr:`effect_cards`)."""
+        found = self.effect_cards
+        if found is None:
+            found = self.effect_cards = any(
+                card.card is not None and bool(card.card.effects)
+                for state in self.players.values() for cards in _ZONE_LISTS_OF(state) for card in cards)
+        return found
 
     def copy(self) -> GameState:
         """An independent copy (the declarations are shared)."""
@@ -620,6 +638,7 @@ class GameState:
         clone.priority_cache = _UNSET
         clone.scans = clone.card_scans = None
         clone.lp_lost = True
+        clone.effect_cards = self.effect_cards  # the copy holds the same cards
         return clone
 
     # --- reading ----------------------------------------------------------------------
