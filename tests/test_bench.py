@@ -46,6 +46,8 @@ def test_run_benchmark_reports_every_figure() -> None:
     assert _positive(dispatch["us_per_transition"])
     assert _positive(dispatch["ratio"])
     assert isinstance(dispatch["meets_targets"]["ratio"], bool)
+    assert dispatch["targets"]["agents_ratio"] == 3.0  # the agents' issue: within 3× of the replay
+    assert isinstance(dispatch["meets_targets"]["agents_ratio"], bool)
 
     full = result["full_duels"]
     for run in ("vanilla_auto_pass_off", "vanilla_auto_pass_on", "vanilla_auto_pass_on_no_trace",

@@ -61,8 +61,9 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     ``decisions_per_s`` counts the agents' choices, ``multi_option_decisions_per_s`` those among
     two or more options; ``duels_per_cpu_s`` divides by process time instead of elapsed time
     (steadier on a machine shared with other work). The agents' issue targets, measured against
-    the engine before this section existed: at least 5× its duels/s with auto-pass on, 2× with
-    it off — compared by running the same section on both versions, not asserted here.
+    the engine before this section existed (4b264d2, which asks for every pass): at least 5× its
+    duels/s with auto-pass on, 2× with it off — compared by running the same workload on both
+    versions (``make bench-compare``, whose default ``REF`` is that engine), not asserted here.
 
 (g) ``environment`` — the same kind of duels as an agent plays them, through the PettingZoo
     environment (:func:`ygo_fsm.env.raw_env`: its default decks, auto-pass on, no trace), each
@@ -71,9 +72,10 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     ``null`` when the ``env`` extra is not installed (:mod:`ygo_fsm.bench_env`).
 
 Targets (the foundation issue's Benchmark v1): creation ≤ 100 µs and ≤ 20 KiB per duel,
-``ratio`` ≤ 20, rendering ≤ 2 s. They are *measured and reported* (``targets`` and
-``meets_targets`` next to each figure), never asserted: the benchmark does not fail when a
-target is missed. Timings use :func:`time.perf_counter` and depend on the machine.
+``ratio`` ≤ 20, rendering ≤ 2 s; and the agents' issue's ``agents_ratio``, the same ratio ≤ 3.
+They are *measured and reported* (``targets`` and ``meets_targets`` next to each figure), never
+asserted: the benchmark does not fail when a target is missed. Timings use
+:func:`time.perf_counter` and depend on the machine.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ from pathlib import Path
 from typing import Any
 
 from .bench_base import (
+    AGENTS_RATIO,
     BENCH_CARDS,
     DEFAULT_DUELS,
     DEFAULT_REPEATS,
@@ -186,8 +189,8 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
     dispatch = measure_dispatch(play, rulebook.specs, repeats)
     ratio = play_figures["us_per_transition"] / dispatch["us_per_transition"]
     dispatch["ratio"] = round(ratio, 2)
-    dispatch["targets"] = {"ratio": TARGETS["ratio"]}
-    dispatch["meets_targets"] = {"ratio": ratio <= TARGETS["ratio"]}
+    dispatch["targets"] = {"ratio": TARGETS["ratio"], "agents_ratio": AGENTS_RATIO}
+    dispatch["meets_targets"] = {"ratio": ratio <= TARGETS["ratio"], "agents_ratio": ratio <= AGENTS_RATIO}
     state = measure_state(seed, repeats=repeats, setup=setup)
     rendering = measure_render(list(rulebook.specs.values())) if render else None
     full = measure_full_duels(full_duels, seed) if full_duels > 0 else None

@@ -9,8 +9,8 @@ from typing import Any
 from .game import PLAYERS, Setup
 from .state import GameState
 
-__all__ = ["BENCH_CARDS", "DEFAULT_DUELS", "DEFAULT_REPEATS", "DEFAULT_SEED", "DEFAULT_TURNS", "TARGETS",
-           "PlayResult", "Step", "bench_setup", "game_data"]
+__all__ = ["AGENTS_RATIO", "BENCH_CARDS", "DEFAULT_DUELS", "DEFAULT_REPEATS", "DEFAULT_SEED", "DEFAULT_TURNS",
+           "TARGETS", "PlayResult", "Step", "bench_setup", "game_data"]
 
 #: The foundation issue's targets: upper bounds, reported next to the figures, not asserted.
 TARGETS: dict[str, float] = {
@@ -20,6 +20,9 @@ TARGETS: dict[str, float] = {
     "render_s": 2.0,
     "copy_us": 60.0,
 }
+
+#: The agents' issue's target for the same ratio: random play within 3× of the dict-dispatch replay.
+AGENTS_RATIO = 3.0
 
 DEFAULT_SEED = 20240101
 DEFAULT_TURNS = 1000
