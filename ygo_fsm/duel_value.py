@@ -12,6 +12,7 @@ from .engine import Rulebook, default_rulebook
 from .errors import StateFormatError
 from .runtime import Action, DuelRuntime, auto_pass_players
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
+from .trace_rows import ROW_WIDTH
 
 __all__ = ["DuelValue"]
 
@@ -97,7 +98,7 @@ class DuelValue(DuelRuntime):
         duel.resolutions = list(document.resolutions)
         if document.trace is not None and trace:
             duel._trace = list(document.trace)
-            duel._records = [()] * len(document.trace)  # validated already: the rows are not read again
+            duel._records = [None] * (ROW_WIDTH * len(document.trace))  # validated already: not read again
         duel._check_settled()
         if duel.auto_pass:
             duel._settle()  # a loaded duel may wait on a pass the duel now takes itself

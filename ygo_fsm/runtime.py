@@ -39,7 +39,7 @@ from .priority import holder as priority_holder
 from .spec import DONE_EVENT, Role, TransitionSpec
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
-from .trace_rows import records_of_rows
+from .trace_rows import ROW_WIDTH, records_of_rows
 from .views import Sight, SightKeeper
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
@@ -152,7 +152,7 @@ class DuelRuntime:
         self.keeps_trace = keeps_trace
         """Whether a record is kept of every transition taken (``Duel(trace=False)`` keeps none)."""
         self._history: list[Action] = []
-        self._records: list[tuple[Any, ...]] = []
+        self._records: list[Any] = []
         self._trace: list[TraceRecord] = []
         self._option_cache: list[Option] | None = None
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
@@ -281,10 +281,10 @@ class DuelRuntime:
             raise TraceNotKeptError("this duel keeps no trace (Duel(trace=False)); its history replays it "
                                     "with one: Duel.replay(duel.setup, duel.history)")
         trace = self._trace
-        rows = self._records[len(trace):]
-        if not rows:
+        kept = self._records[len(trace) * ROW_WIDTH:]
+        if not kept:
             return tuple(trace)
-        trace += records_of_rows(rows, self._path_base, self.rulebook.runtime)
+        trace += records_of_rows(zip(*[iter(kept)] * ROW_WIDTH, strict=True), self._path_base, self.rulebook.runtime)
         self._rows_start_here()
         return tuple(trace)
 
@@ -456,8 +456,9 @@ class DuelRuntime:
             holder = at.role
             if holder is Role.trigger_player:
                 holder = game.priority_cache = find_holder(game)
-        # one flat row, validated into a TraceRecord when the trace is read (:attr:`trace`)
-        self._records.append((
+        # one row, validated into a TraceRecord when the trace is read (:attr:`trace`); the rows are kept
+        # one after another in one list (ROW_WIDTH items each), not as an object each
+        self._records.extend((
             seq, game.turn, game.turn_player, transition.record_head, actor, holder,
             self._chain_snapshot() if game.chain else (), level, len(frames), choice,
             tuple(narration) if narration else (), auto, a.lp, b.lp,

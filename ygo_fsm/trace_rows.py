@@ -1,10 +1,11 @@
 """The flat rows a duel keeps of its transitions (:meth:`ygo_fsm.runtime.DuelRuntime._take`) read
 as :class:`~ygo_fsm.trace.TraceRecord` records when its trace is read.
 
-A row says what every record of its transition says the same once (``CompiledTransition.record_head``),
-where the transition left the frames (the level of the frame that moved and how many frames there
-were after it), from which the state path is worked out, and who must act as the innermost state's
-role when the row's own turn player and chain name that player (:func:`~ygo_fsm.priority.seat_holder`).
+A row (:data:`ROW_WIDTH` items) says what every record of its transition says the same once
+(``CompiledTransition.record_head``), where the transition left the frames (the level of the frame
+that moved and how many frames there were after it), from which the state path is worked out, and
+who must act as the innermost state's role when the row's own turn player and chain name that player
+(:func:`~ygo_fsm.priority.seat_holder`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from .views import Sight, record_views
 
 if TYPE_CHECKING:
     from .engine import StateRuntime
+
+ROW_WIDTH = 17
+"""The items of a row: a duel keeps its rows one after another in one list, not as an object each
+(fewer objects for the collector to follow), and reads them back in groups of this many."""
 
 
 def records_of_rows(rows: Iterable[tuple[Any, ...]], path_base: tuple[str, ...],
