@@ -34,7 +34,7 @@ from typing import NamedTuple, TypeVar
 from .game import PLAYERS, Zone
 from .hiding import HIDING_ZONES, Hidden, hidden_from, hidden_of, known_to, place_ref, place_text
 from .observation import CardView, ChainLinkView, Observation, PlayerView, observe
-from .state import ZONE_ATTRIBUTES, CardInstance, GameState
+from .state import ZONE_ATTRIBUTES, CardInstance, GameState, PlayerState
 
 __all__ = [
     "CardView",
@@ -104,18 +104,32 @@ def sight(game: GameState, before: Sight | None = None) -> Sight:
     game, its tuples are kept instead of new equal ones, and where nothing differs ``before`` itself
     is the sight: a trace's sights share what did not change."""
     a, b = game.players["A"], game.players["B"]
-    summon = game.summon
     zones_a, zones_b = tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))
-    face_up_a: tuple[tuple[bool, ...], ...] = (tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps)))
-    face_up_b: tuple[tuple[bool, ...], ...] = (tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps)))
-    summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
     if before is None:
-        return Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
-    (old_a, old_b), (old_up_a, old_up_b) = before.zones, before.face_up
-    zones_a, zones_b = _kept(zones_a, old_a), _kept(zones_b, old_b)
-    face_up_a, face_up_b = _kept(face_up_a, old_up_a), _kept(face_up_b, old_up_b)
-    if (zones_a is old_a and zones_b is old_b and face_up_a is old_up_a and face_up_b is old_up_b
-            and summoned == before.summon):
+        return Sight((zones_a, zones_b), (_face_ups(a), _face_ups(b)), _summoned(game))
+    return _unless_same(before, _kept(zones_a, before.zones[0]), _kept(zones_b, before.zones[1]), game)
+
+
+def _face_ups(player: PlayerState) -> tuple[tuple[bool, ...], ...]:
+    """Whether each of ``player``'s monsters, then each of their Spells/Traps, is face-up."""
+    return tuple(map(_FACE_UP, player.monsters)), tuple(map(_FACE_UP, player.spell_traps))
+
+
+def _summoned(game: GameState) -> tuple[str, str, str, CardInstance | None] | None:
+    summon = game.summon
+    return None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
+
+
+def _unless_same(before: Sight, zones_a: tuple[tuple[CardInstance, ...], ...],
+                 zones_b: tuple[tuple[CardInstance, ...], ...], game: GameState) -> Sight:
+    """The sight of ``game`` with these zones (``before``'s tuples where they did not change), or
+    ``before`` itself when nothing differs from it."""
+    (old_up_a, old_up_b) = before.face_up
+    face_up_a = _kept(_face_ups(game.players["A"]), old_up_a)
+    face_up_b = _kept(_face_ups(game.players["B"]), old_up_b)
+    summoned = _summoned(game)
+    if (zones_a is before.zones[0] and zones_b is before.zones[1] and face_up_a is old_up_a
+            and face_up_b is old_up_b and summoned == before.summon):
         return before
     return Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
 
@@ -162,22 +176,15 @@ class SightKeeper:
             seen = self.last = sight(game)
             self._copies = (tuple([cards[:] for cards in live_a]), tuple([cards[:] for cards in live_b]))
             return seen
-        (kept_a, kept_b), (old_up_a, old_up_b) = last.zones, last.face_up
-        copies_a, copies_b = self._copies
+        (kept_a, kept_b), (copies_a, copies_b) = last.zones, self._copies
         zones_a, zones_b = kept_a, kept_b
         if live_a != copies_a:
             zones_a, copies_a = _renewed(live_a, copies_a, kept_a)
         if live_b != copies_b:
             zones_b, copies_b = _renewed(live_b, copies_b, kept_b)
-        face_up_a = _kept((tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))), old_up_a)
-        face_up_b = _kept((tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))), old_up_b)
-        summon = game.summon
-        summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
-        if (zones_a is kept_a and zones_b is kept_b and face_up_a is old_up_a and face_up_b is old_up_b
-                and summoned == last.summon):
-            return last
-        seen = self.last = Sight((zones_a, zones_b), (face_up_a, face_up_b), summoned)
-        self._copies = (copies_a, copies_b)
+        seen = _unless_same(last, zones_a, zones_b, game)
+        if seen is not last:
+            self.last, self._copies = seen, (copies_a, copies_b)
         return seen
 
 
