@@ -61,16 +61,20 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
         cached = scans.get(player)
         if cached is not None:
             return cached  # type: ignore[return-value]
-    if not game.has_effect_cards():  # a duel of cards without effects (Normal Monsters): nothing to scan
-        nothing: list[EffectInPlay] = []
-        if scans is not None:
-            scans[player] = nothing
+    found = _scanned(game, player) if game.has_effect_cards() else []  # Normal Monsters only: nothing to scan
+    if scans is not None:
+        scans[player] = found
+        if not found:  # nor has the player any effect of a sort (:func:`effects_of_sort`)
             for sort_key in _PLAYER_SORT_KEYS[player]:
-                scans[sort_key] = nothing
-        return nothing
+                scans[sort_key] = found
+    return found
+
+
+def _scanned(game: GameState, player: str) -> list[EffectInPlay]:
+    """:func:`effects_of`, scanned zone by zone."""
     state = game.players[player]
     negated = {e.uid for e in game.expiring if e.kind == "negated"} if game.expiring else ()  # negate_effects … until
-    found: list[tuple[Zone, CardInstance, int, EffectSpec]] = []
+    found: list[EffectInPlay] = []
     for zone, attribute in _EFFECT_ZONES:
         cards = getattr(state, attribute)
         if not cards:
@@ -85,11 +89,6 @@ def effects_of(game: GameState, player: str) -> list[tuple[Zone, CardInstance, i
                 _ZONE_EFFECTS.clear()
             entries = _ZONE_EFFECTS[key] = tuple(_zone_effects(zone, cards, ()))
         found += entries
-    if scans is not None:
-        scans[player] = found
-        if not found:  # nor has the player any effect of a sort (:func:`effects_of_sort`)
-            for sort_key in _PLAYER_SORT_KEYS[player]:
-                scans[sort_key] = found
     return found
 
 
