@@ -145,7 +145,7 @@ _ZONE_LISTS = ("hand_cards", "monsters", "spell_traps", "graveyard_cards", "deck
 ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 """The :class:`PlayerState` attribute holding each zone's cards."""
 _ZONE_LISTS_OF = attrgetter(*_ZONE_LISTS)
-"""A player's zone lists, every zone."""
+"""A player's zone lists, in :data:`ZONE_ATTRIBUTES` order."""
 
 
 class PlayerState:

@@ -34,7 +34,7 @@ from typing import NamedTuple, TypeVar
 from .game import PLAYERS, Zone
 from .hiding import HIDING_ZONES, Hidden, hidden_from, hidden_of, known_to, place_ref, place_text
 from .observation import CardView, ChainLinkView, Observation, PlayerView, observe
-from .state import ZONE_ATTRIBUTES, CardInstance, GameState, PlayerState
+from .state import _ZONE_LISTS_OF, ZONE_ATTRIBUTES, CardInstance, GameState, PlayerState
 
 __all__ = [
     "CardView",
@@ -82,7 +82,6 @@ def _hidden_named(game: GameState, viewer: str, wanted: set[str]) -> dict[str, H
 
 _ZONE_CARDS = tuple((zone, zone in HIDING_ZONES) for zone in ZONE_ATTRIBUTES)
 """Each zone, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order, and whether a card there may be hidden."""
-_ATTRIBUTES = tuple(ZONE_ATTRIBUTES.values())
 
 
 class Sight(NamedTuple):
@@ -205,8 +204,6 @@ def _renewed(live: tuple[list[CardInstance], ...], copies: tuple[list[CardInstan
     return tuple(zones), tuple(lists)
 
 
-_ZONE_LISTS_OF = attrgetter(*_ATTRIBUTES)
-"""A player's zone lists, in :data:`~ygo_fsm.state.ZONE_ATTRIBUTES` order."""
 _FACE_UP = attrgetter("face_up")
 
 
