@@ -33,6 +33,11 @@ from .card_enums import (
 )
 from .grants import Grant
 
+# Kinds as module constants: the engine asks these of effects many times a transition, and under
+# Python 3.11 reading an enum member from its class costs several times a global.
+_NO_CHAIN_LINK = (EffectKind.continuous, EffectKind.processing)
+_TRIGGER_LIKE = (EffectKind.trigger, EffectKind.flip)
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -255,12 +260,12 @@ class EffectSpec(_Model):
 
     @property
     def starts_chain_link(self) -> bool:
-        return self.kind not in (EffectKind.continuous, EffectKind.processing)
+        return self.kind not in _NO_CHAIN_LINK
 
     @property
     def is_trigger_like(self) -> bool:
         """Trigger and flip effects: they go on the chain in the priority-list tiers."""
-        return self.kind in (EffectKind.trigger, EffectKind.flip)
+        return self.kind in _TRIGGER_LIKE
 
 
 class SpecialSummonCost(_Model):

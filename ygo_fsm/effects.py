@@ -123,6 +123,8 @@ def activation_limit(game: GameState) -> ActivationLimit | None:
 _ACTIVATION_LIMIT = "activation_limit"
 """The ``game.scans`` key of :func:`activation_limit`."""
 _NOT_KEPT = object()
+_IGNITION = EffectKind.ignition
+"""A module constant: an enum member read from its class costs several times a global under Python 3.11."""
 
 
 _DAMAGE_STEP_TIMINGS = frozenset({Timing.damage_step, Timing.start_of_damage_step, Timing.before_damage_calculation,
@@ -507,7 +509,7 @@ def window_chain1(game: GameState, player: str, *, ignition: bool = True) -> lis
         for zone, card, index, effect in found:
             if not damage_step_allows(game, effect):
                 continue
-            if effect.kind is EffectKind.ignition:
+            if effect.kind is _IGNITION:
                 allowed = (ignition and window is not None and window.ignition_allowed
                            and player == game.turn_player)
             elif effect.spell_speed >= 2:

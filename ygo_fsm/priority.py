@@ -14,6 +14,12 @@ from .game import other_player
 from .spec import Role
 from .state import _UNSET, GameState
 
+# The roles as module constants: under Python 3.11 reading an enum member from its class goes
+# through ``EnumType.__getattr__``'s hook, several times the cost of a global, and who must act is
+# asked after every transition.
+_TURN_PLAYER, _OPPONENT, _RESPONDER = Role.turn_player, Role.opponent, Role.responder
+_LAST_ACTIVATOR, _TRIGGER_PLAYER = Role.last_activator, Role.trigger_player
+
 
 def holder(game: GameState) -> str | None:
     """The player who must act now (holds priority or must choose), or ``None`` (cached until
@@ -43,7 +49,7 @@ def find_holder(game: GameState) -> str | None:
     role = at.role if at is not None else game.state_specs[(frame.machine, frame.state)].priority
     if role is None:
         return None
-    if role is Role.trigger_player:
+    if role is _TRIGGER_PLAYER:
         tier = current_tier(game)
         return tier.player if tier is not None else None
     chain = game.chain
@@ -53,12 +59,12 @@ def find_holder(game: GameState) -> str | None:
 def seat_holder(role: Role, turn_player: str, newest_link_controller: str | None) -> str:
     """The player a role other than the trigger player's names, from the turn player and the
     controller of the newest chain link (``None`` with no chain): all that those roles read."""
-    if role is Role.turn_player:
+    if role is _TURN_PLAYER:
         return turn_player
-    if role is Role.opponent:
+    if role is _OPPONENT:
         return other_player(turn_player)
-    if role is Role.responder:
+    if role is _RESPONDER:
         return other_player(newest_link_controller or turn_player)
-    if role is Role.last_activator:
+    if role is _LAST_ACTIVATOR:
         return newest_link_controller or turn_player
     raise ValueError(f"{role.value} names the player of the triggers being placed, not one read from the seats")

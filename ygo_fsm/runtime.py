@@ -89,6 +89,8 @@ PASS = "pass"
 """The event of passing priority, the one action auto-pass takes for a player."""
 _PASSES = {player: Action(PASS, player) for player in PLAYERS}
 """Each player's ``pass`` (actions are values: auto-pass records the same one each time)."""
+_TRIGGER_PLAYER = Role.trigger_player
+"""A module constant, as in :mod:`ygo_fsm.priority`: an enum member read from its class costs more under Python 3.11."""
 
 SETTLE_ROUNDS = 100
 """Settling (the engine moving on by itself between two player actions) takes at most this many
@@ -454,7 +456,7 @@ class DuelRuntime:
             holder = find_holder(game)
         else:
             holder = at.role
-            if holder is Role.trigger_player:
+            if holder is _TRIGGER_PLAYER:
                 holder = game.priority_cache = find_holder(game)
         # one row, validated into a TraceRecord when the trace is read (:attr:`trace`); the rows are kept
         # one after another in one list (ROW_WIDTH items each), not as an object each

@@ -43,7 +43,8 @@ def tributes_for(card: CardInstance) -> int:
 
 def _hand_monsters(game: GameState) -> list[CardInstance]:
     player = game.players[game.turn_player]
-    return [c for c in player.hand_cards if c.card is not None and c.card.type == CardType.monster
+    monster = CardType.monster  # read once, not per card (an enum member read from its class is slow)
+    return [c for c in player.hand_cards if c.card is not None and c.card.type == monster
             and not c.card.special_summon_only]
 
 
