@@ -345,3 +345,26 @@ def test_the_import_circle_check_finds_a_circle(tmp_path: Path) -> None:
 def test_the_package_imports_form_no_circle() -> None:
     """Layers only point down (DESIGN.md "Layers"), typing-only imports included."""
     assert circles(import_graph(Path(ygo_fsm.__file__).parent)) == []
+
+
+def test_an_occurrence_is_built_from_its_fields_and_stays_frozen() -> None:
+    """An occurrence (a thing that happened, which triggers respond to: 000 ※…发动时点的出现条件)
+    is a value: its constructor takes exactly its declared fields, in order and with their
+    defaults, and it cannot be changed once recorded."""
+    import dataclasses
+    import inspect
+
+    from ygo_fsm.cards import Event
+    from ygo_fsm.state import Occurrence
+
+    parameters = list(inspect.signature(Occurrence).parameters.values())
+    fields = dataclasses.fields(Occurrence)
+    assert [p.name for p in parameters] == [f.name for f in fields]
+    assert [p.default for p in parameters] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+    drawn = Occurrence(Event.drawn, "A", "a1", cause="effect", together=True)
+    assert drawn == dataclasses.replace(Occurrence(Event.drawn, "B"), player="A", uid="a1", cause="effect",
+                                        together=True)
+    assert hash(drawn) == hash(Occurrence(Event.drawn, "A", "a1", False, "effect", "", "", "", True))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        drawn.player = "B"  # type: ignore[misc]

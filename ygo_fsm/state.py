@@ -236,7 +236,7 @@ class PlayerState:
 # --- events, chain, windows ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Occurrence:
     """Something that happened: an event, the player it concerns, and the card (if any)."""
 
@@ -260,6 +260,13 @@ class Occurrence:
     declaration and "becomes the attack target", a monster destroyed and sent to the graveyard,
     several monsters destroyed by one effect. Simultaneous occurrences are all "the last thing to
     happen" for a 'when … you can' trigger (PR17 missing the timing)."""
+
+    def __init__(self, event: Event, player: str, uid: str | None = None, deferred: bool = False, cause: str = "",
+                 by: str = "", origin: str = "", face: str = "", together: bool = False) -> None:
+        # the fields all at once: the generated __init__ of a frozen dataclass sets each through
+        # object.__setattr__, and an occurrence is recorded for every draw, summon and move
+        self.__dict__.update(event=event, player=player, uid=uid, deferred=deferred, cause=cause, by=by,
+                             origin=origin, face=face, together=together)
 
 
 @dataclass(frozen=True)
