@@ -200,3 +200,16 @@ def test_each_transitions_check_is_its_declared_guards_unless_and_profile_on_the
                     compared += 1
             duel.apply(choose(duel.legal_actions()))
     assert compared > 1000
+
+
+def test_every_shipped_state_declares_which_engine_transition_it_takes() -> None:
+    """In the shipped machines no two engine transitions leaving a state, and no two ``done``
+    transitions of a state running a machine, can be enabled together by declaration (engine "Ties
+    and errors": precedence is declared with ``unless:``). A pair the declarations leave open would
+    be a rule the machines do not state, e.g. the trigger window's 'no trigger was activated' next to
+    'a trigger taking several targets declares them' (000 卡／效果发动的优先顺序 ５–７; PR17 targets)."""
+    rulebook = default_rulebook()
+    open_pairs = [f"{machine}.{state}" for machine, states in rulebook.runtime.items()
+                  for state, here in states.items()
+                  if (here.engine and not exclusive(here.engine)) or (here.done and not exclusive(here.done))]
+    assert open_pairs == []
