@@ -27,16 +27,19 @@ def _scan(entries: list[Any]) -> list[tuple[str, str, int]]:
 
 
 def _fresh(game: GameState, player: str, sort: str | None) -> list[tuple[str, str, int]]:
-    """A scan of the cards as they are now: nothing kept in the game, no zone's effects looked up."""
+    """A scan of the cards as they are now: nothing kept in the game, no zone's effects nor an
+    effect's sorts looked up."""
     kept, game.card_scans = game.card_scans, None
     known, game.effect_cards = game.effect_cards, None
     zones, in_play._ZONE_EFFECTS = in_play._ZONE_EFFECTS, {}
+    sorts, in_play._EFFECT_SORTS = in_play._EFFECT_SORTS, {}
     try:
         return _scan(effects_of(game, player) if sort is None else effects_of_sort(game, player, sort))
     finally:
         game.card_scans = kept
         game.effect_cards = known
         in_play._ZONE_EFFECTS = zones
+        in_play._EFFECT_SORTS = sorts
 
 
 def _cards(game: GameState) -> list[tuple[str, str, tuple[str, ...]]]:

@@ -135,6 +135,20 @@ _PLAYER_SORT_KEYS = {player: tuple(keys[player] for keys in SORT_KEYS.values()) 
 """A player's keys of every sort."""
 
 
+_EFFECT_SORTS: dict[int, tuple[EffectSpec, frozenset[str]]] = {}
+"""By effect: the sorts of :data:`SORTS` it belongs to, worked out once per effect (they read only
+its card data; the entry holds the effect itself, so it never stands for another; a bounded table)."""
+
+
+def _sorts_of(effect: EffectSpec) -> frozenset[str]:
+    entry = _EFFECT_SORTS.get(id(effect))
+    if entry is None or entry[0] is not effect:
+        if len(_EFFECT_SORTS) >= _ZONE_EFFECTS_LIMIT:
+            _EFFECT_SORTS.clear()  # bounded, as the zones' table is
+        entry = _EFFECT_SORTS[id(effect)] = (effect, frozenset(sort for sort, keep in SORTS.items() if keep(effect)))
+    return entry[1]
+
+
 def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPlay]:
     """The effects of :func:`effects_of` of one sort of :data:`SORTS`, in the same order: the
     choosers return at once for a player with none (kept in ``game.card_scans`` beside
@@ -147,8 +161,7 @@ def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPla
             return cached  # type: ignore[return-value]
     found = effects_of(game, player)
     if found:
-        keep = SORTS[sort]
-        found = [entry for entry in found if keep(entry[3])]
+        found = [entry for entry in found if sort in _sorts_of(entry[3])]
     if scans is not None:
         scans[key] = found
     return found
