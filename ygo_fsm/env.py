@@ -35,12 +35,17 @@ from pettingzoo.utils import wrappers
 
 from . import continuous
 from .actions import NUM_DISTINCT_ACTIONS
+from .card_enums import CardType
 from .duel import Duel
 from .engine import default_rulebook
-from .game import PLAYERS, Position, Profile, other_player
+from .game import PLAYERS, Position, Profile, Zone, other_player
+from .hiding import known_to
+from .observation import Observation
+from .priority import holder
 from .state import CardInstance, GameState
 
-__all__ = ["DEFAULT_DECK", "OBSERVATION_SIZE", "env", "information_state_string", "observation_vector", "raw_env"]
+__all__ = ["DEFAULT_DECK", "OBSERVATION_SIZE", "env", "information_state_string", "observation_vector",
+           "observation_vector_of", "raw_env"]
 
 DEFAULT_DECK: tuple[str, ...] = (
     ("sage_chiron",) * 4 + ("reflect_bounder",) * 4 + ("beetle_armor_knight",) * 4 + ("sapphire_dragon",) * 4
@@ -66,8 +71,13 @@ _MONSTER = 6
 _SPELL_TRAP = 3
 _LINK = 4
 
-OBSERVATION_SIZE = (_HEADER + len(_TURN_STATES) + len(_MACHINES) + HAND_SLOTS
-                    + 2 * FIELD_SLOTS * (_MONSTER + _SPELL_TRAP) + 2 * GRAVEYARD_SLOTS + CHAIN_SLOTS * _LINK)
+_MACHINES_AT = _HEADER + len(_TURN_STATES)
+_HAND_AT = _MACHINES_AT + len(_MACHINES)
+_MONSTERS_AT = _HAND_AT + HAND_SLOTS
+_SPELL_TRAPS_AT = _MONSTERS_AT + 2 * FIELD_SLOTS * _MONSTER
+_GRAVEYARDS_AT = _SPELL_TRAPS_AT + 2 * FIELD_SLOTS * _SPELL_TRAP
+_CHAIN_AT = _GRAVEYARDS_AT + 2 * GRAVEYARD_SLOTS
+OBSERVATION_SIZE = _CHAIN_AT + CHAIN_SLOTS * _LINK
 """The vector's length. Its parts, in order (``me`` is the observing player):
 
 - header (12): my LP / 1000, the opponent's LP / 1000, the turn number, I am the turn player,
@@ -111,11 +121,72 @@ def _stat(value: int | None) -> float:
 def observation_vector(duel: Duel, player: str) -> np.ndarray:
     """What ``player`` may know of the duel, as :data:`OBSERVATION_SIZE` float32 values (see there).
 
-    It is read from :meth:`Duel.observation <ygo_fsm.duel.Duel.observation>` — the one place
-    that decides what a player may know — and from the machines the duel is in (public). The
-    values are put in a list and made into an array once."""
+    The same values as :func:`observation_vector_of` gives from :meth:`Duel.observation
+    <ygo_fsm.duel.Duel.observation>` — the one place that decides what a player may know — read
+    from the game without building the whole observation: a card's identity and stats only where
+    :func:`~ygo_fsm.hiding.known_to` lets the player know it, as the observation shows them (a test
+    compares the two over random duels). A new array each call: one returned is never changed."""
     game = duel.game
-    seen = duel.observation(player)
+    code = _codes(game).get
+    opponent = other_player(player)
+    me, them = game.players[player], game.players[opponent]
+    frames = game.frames
+    chain = game.chain
+    out = [0.0] * OBSERVATION_SIZE
+    out[:_HEADER] = (me.lp / 1000, them.lp / 1000, game.turn, game.turn_player == player, holder(game) == player,
+                     me.hand, them.hand, me.deck, them.deck, me.graveyard, them.graveyard, len(chain))
+    if frames:
+        place = _TURN_PLACE.get(frames[0].state)
+        if place is not None:
+            out[_HEADER + place] = 1
+        for frame in frames:
+            out[_MACHINES_AT + _MACHINE_PLACE[frame.machine]] = 1
+    # my hand: the player's own, so every card is known to them (known_to)
+    hand = [code(card.card.id if card.card is not None else "", 0) for card in me.hand_cards[:HAND_SLOTS]]
+    out[_HAND_AT:_HAND_AT + len(hand)] = hand
+    sides = ((player, me, 0), (opponent, them, FIELD_SLOTS))
+    for owner, side, first in sides:
+        for slot, card in enumerate(side.monsters[:FIELD_SLOTS], start=first):
+            at = _MONSTERS_AT + slot * _MONSTER
+            attack = card.position is Position.attack
+            if not known_to(player, owner, Zone.monster, card):  # present, and its position
+                out[at] = 1
+                out[at + 4] = attack
+                continue
+            spec = card.card
+            if spec is None or spec.type is CardType.monster:
+                atk, defence = continuous.stats(game, card)
+                out[at:at + _MONSTER] = (1, code(spec.id if spec is not None else "", 0), atk / 1000, defence / 1000,
+                                         attack, card.face_up)
+            else:
+                out[at:at + _MONSTER] = (1, code(spec.id, 0), 0.0, 0.0, attack, card.face_up)
+        for slot, card in enumerate(side.spell_traps[:FIELD_SLOTS], start=first):
+            at = _SPELL_TRAPS_AT + slot * _SPELL_TRAP
+            out[at] = 1
+            if known_to(player, owner, Zone.spell_trap, card):  # else only present
+                spec = card.card
+                out[at + 1] = code(spec.id if spec is not None else "", 0)
+                out[at + 2] = card.face_up
+    at = _GRAVEYARDS_AT
+    for side in (me, them):  # graveyards are public (known_to)
+        graveyard = [code(card.card.id if card.card is not None else "", 0)
+                     for card in side.graveyard_cards[:GRAVEYARD_SLOTS]]
+        out[at:at + len(graveyard)] = graveyard
+        at += GRAVEYARD_SLOTS
+    for slot, link in enumerate(chain[:CHAIN_SLOTS]):  # an activated card is public
+        base = _CHAIN_AT + slot * _LINK
+        found = game.find(link.uid)
+        spec = found[2].card if found is not None else None
+        out[base:base + _LINK] = (1, code(spec.id if spec is not None else "", 0), link.controller == player,
+                                  link.spell_speed)
+    return np.array(out, dtype=np.float32)
+
+
+def observation_vector_of(seen: Observation, game: GameState) -> np.ndarray:
+    """The observation vector read from ``seen``, ``game``'s observation for one player (the
+    card codes and the machines the game is in are public): the definition of the values
+    :func:`observation_vector` gives."""
+    player = seen.player
     codes = _codes(game)
     me, them = seen.you, seen.opponent
     out = [0.0] * OBSERVATION_SIZE
