@@ -25,6 +25,7 @@ player may know. :func:`information_state_string` gives the same as text, for de
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -67,6 +68,9 @@ _MACHINES: tuple[str, ...] = tuple(default_rulebook().specs)
 _TURN_PLACE = {state: place for place, state in enumerate(_TURN_STATES)}
 _MACHINE_PLACE = {machine: place for place, machine in enumerate(_MACHINES)}
 _ATTACK = Position.attack.value
+# module constants: under Python 3.11 an enum member read from its class costs several times a global
+_ATTACK_POSITION, _MONSTER_ZONE, _SPELL_TRAP_ZONE, _MONSTER_CARD = Position.attack, Zone.monster, Zone.spell_trap, \
+    CardType.monster
 _MONSTER = 6
 _SPELL_TRAP = 3
 _LINK = 4
@@ -96,6 +100,9 @@ OBSERVATION_SIZE = _CHAIN_AT + CHAIN_SLOTS * _LINK
 A card code is the card's place in the sorted ids of the duel's library, from 1. The opponent's
 hand and both decks appear only as counts: their cards and the deck order are never shown."""
 
+
+_PACK_VECTOR = struct.Struct(f"{OBSERVATION_SIZE}f").pack
+"""The values as float32 bytes, rounded as numpy rounds them (about half the time of ``np.array`` on a list)."""
 
 _CODES: dict[int, tuple[object, dict[str, int]]] = {}
 
@@ -148,13 +155,13 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
     for owner, side, first in sides:
         for slot, card in enumerate(side.monsters[:FIELD_SLOTS], start=first):
             at = _MONSTERS_AT + slot * _MONSTER
-            attack = card.position is Position.attack
-            if not known_to(player, owner, Zone.monster, card):  # present, and its position
+            attack = card.position is _ATTACK_POSITION
+            if not known_to(player, owner, _MONSTER_ZONE, card):  # present, and its position
                 out[at] = 1
                 out[at + 4] = attack
                 continue
             spec = card.card
-            if spec is None or spec.type is CardType.monster:
+            if spec is None or spec.type is _MONSTER_CARD:
                 atk, defence = continuous.stats(game, card)
                 out[at:at + _MONSTER] = (1, code(spec.id if spec is not None else "", 0), atk / 1000, defence / 1000,
                                          attack, card.face_up)
@@ -163,7 +170,7 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
         for slot, card in enumerate(side.spell_traps[:FIELD_SLOTS], start=first):
             at = _SPELL_TRAPS_AT + slot * _SPELL_TRAP
             out[at] = 1
-            if known_to(player, owner, Zone.spell_trap, card):  # else only present
+            if known_to(player, owner, _SPELL_TRAP_ZONE, card):  # else only present
                 spec = card.card
                 out[at + 1] = code(spec.id if spec is not None else "", 0)
                 out[at + 2] = card.face_up
@@ -179,7 +186,7 @@ def observation_vector(duel: Duel, player: str) -> np.ndarray:
         spec = found[2].card if found is not None else None
         out[base:base + _LINK] = (1, code(spec.id if spec is not None else "", 0), link.controller == player,
                                   link.spell_speed)
-    return np.array(out, dtype=np.float32)
+    return np.frombuffer(bytearray(_PACK_VECTOR(*out)), dtype=np.float32)
 
 
 def observation_vector_of(seen: Observation, game: GameState) -> np.ndarray:

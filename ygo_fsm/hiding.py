@@ -30,15 +30,18 @@ def place_text(player: str, zone: Zone, index: int) -> str:
 _ZONE_TEXT = {Zone.hand: "手卡", Zone.monster: "怪兽区域", Zone.spell_trap: "魔法与陷阱区域",
               Zone.graveyard: "墓地", Zone.deck: "卡组", Zone.banished: "除外区", Zone.lingering: "场上"}
 FACE_DOWN_ZONES = (Zone.monster, Zone.spell_trap)
+_DECK, _HAND = Zone.deck, Zone.hand
+"""Module constants: under Python 3.11 an enum member read from its class costs several times a global,
+and :func:`known_to` is asked of every card a view shows."""
 
 
 def known_to(viewer: str, player: str, zone: Zone, card: CardInstance) -> bool:
     """Whether ``viewer`` may know which card ``card`` is, in ``player``'s ``zone``: the hand
     only to its holder; a face-down card on the field only to its controller; no deck card to
     anyone (the order is unknown); graveyard, banished and face-up cards to both."""
-    if zone is Zone.deck:
+    if zone is _DECK:
         return False
-    if zone is Zone.hand:
+    if zone is _HAND:
         return viewer == player
     if zone in FACE_DOWN_ZONES:
         return card.face_up or viewer == player
