@@ -117,29 +117,29 @@ class Duel(DuelValue):
         """
         options = self._options()
         if judge:
-            return [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
+            return [offered_action(t.event_name, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
         if all(c is None for _, _, _, c in options):
-            actions = [offered_action(t.spec.event, player) for player, _, t, _ in options]
+            actions = [offered_action(t.event_name, player) for player, _, t, _ in options]
             self._view_cache = (options, tuple(actions))
             return actions
         hidden = self._hidden_in_options(options)
         if not hidden:  # no option names a card hidden from the player: the judge's keys and labels
-            actions = [offered_action(t.spec.event, player, c.key if c else None, c.label if c else "")
+            actions = [offered_action(t.event_name, player, c.key if c else None, c.label if c else "")
                        for player, _, t, c in options]
             self._view_cache = (options, tuple(actions))
             return actions
         actions = []
         for player, _, transition, option in options:
             if option is None:
-                actions.append(offered_action(transition.spec.event, player))
+                actions.append(offered_action(transition.event_name, player))
                 continue
             key = mask_key(option.key, hidden)
             label = option.label if key == option.key else mask_label(option.label, option.key, hidden)
-            actions.append(offered_action(transition.spec.event, player, key, label))
+            actions.append(offered_action(transition.event_name, player, key, label))
         self._view_cache = (options, tuple(actions))
         return actions
 
@@ -260,7 +260,7 @@ class Duel(DuelValue):
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:
-            keys = [c.key for _, _, t, c in options if t.spec.event == name and c is not None]
+            keys = [c.key for _, _, t, c in options if t.event_name == name and c is not None]
             if len(keys) == 1:
                 choice = keys[0]
         return encode(self.game, self._acting_player(), name, choice)
@@ -322,11 +322,11 @@ class Duel(DuelValue):
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),
                           choice)
         if choice is None:  # an action with a single option may be named without it
-            only = [o for _, _, t, o in options if t.spec.event == name and o is not None]
-            if len(only) == 1 and all(o is not None for _, _, t, o in options if t.spec.event == name):
+            only = [o for _, _, t, o in options if t.event_name == name and o is not None]
+            if len(only) == 1 and all(o is not None for _, _, t, o in options if t.event_name == name):
                 choice = only[0].key
         for holder, level, transition, option in options:
-            if (transition.spec.event == name and (player is None or player == holder)
+            if (transition.event_name == name and (player is None or player == holder)
                     and (option.key if option else None) == choice):
                 self._take_action(holder, level, transition, choice)
                 return
@@ -342,7 +342,7 @@ class Duel(DuelValue):
 
     def _take_action(self, holder: str, level: int, transition: CompiledTransition, choice: str | None) -> None:
         """Take a player's transition with the option ``choice`` (its key), then settle."""
-        self._history.append(offered_action(transition.spec.event, holder, choice))
+        self._history.append(offered_action(transition.event_name, holder, choice))
         game = self.game
         game.choice, game.actor = choice, holder
         try:
