@@ -122,7 +122,10 @@ class Duel(DuelValue):
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
-        if all(c is None for _, _, _, c in options):
+        for _, _, _, option in options:
+            if option is not None:
+                break
+        else:  # no option names a card (most often a lone pass)
             actions = [offered_action(t.event_name, player) for player, _, t, _ in options]
             self._view_cache = (options, tuple(actions))
             return actions
