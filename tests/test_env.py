@@ -10,7 +10,8 @@ import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
-from ygo_fsm.env import OBSERVATION_SIZE, env, observation_vector, raw_env  # noqa: E402
+from ygo_fsm.env import OBSERVATION_SIZE, env, information_state_string, observation_vector, raw_env  # noqa: E402
+from ygo_fsm.state import CardInstance  # noqa: E402
 
 
 def test_pettingzoo_api_test() -> None:
@@ -80,3 +81,25 @@ def test_the_mask_is_the_acting_agents_legal_actions() -> None:
     assert set(np.flatnonzero(environment.observe(acting)["action_mask"])) == set(duel.legal_action_indices())
     other = "B" if acting == "A" else "A"
     assert not environment.observe(other)["action_mask"].any()
+
+
+
+def test_the_information_state_string_names_only_what_the_player_may_know() -> None:
+    """The debugging text hides what the vector hides (a player knows their own hand and Set cards,
+    not the opponent's: ygo_fsm.hiding.known_to): another card in B's hand and a card Set in B's
+    Spell & Trap Zone leave A's text as it was but for one "(Set)", and B's text names both."""
+    environment = raw_env()
+    environment.reset(seed=4)
+    duel = environment.duel
+    assert duel is not None and not duel.players["B"].spell_traps
+    changed = duel.copy()
+    changed.players["B"].hand_cards[0].card = changed.library["sakuretsu_armor"]
+    set_card = CardInstance.of_card("b_set", "B", changed.library["mirror_force"])
+    set_card.face_up = False
+    changed.players["B"].spell_traps.append(set_card)
+    before = information_state_string(duel, "A")
+    assert "opponent's spells/traps: \n" in before
+    assert information_state_string(changed, "A") == before.replace("opponent's spells/traps: \n",
+                                                                   "opponent's spells/traps: (Set)\n")
+    theirs = information_state_string(changed, "B")
+    assert "my spells/traps: mirror_force" in theirs and "sakuretsu_armor" in theirs.partition("my hand: ")[2]

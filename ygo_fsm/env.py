@@ -239,9 +239,11 @@ def observation_vector_of(seen: Observation, game: GameState) -> np.ndarray:
 
 
 def information_state_string(duel: Duel, player: str) -> str:
-    """What ``player`` may know, as text (for debugging; the same facts as the vector)."""
+    """What ``player`` may know, as text (for debugging; the same facts as the vector): a card is named
+    only where :func:`~ygo_fsm.hiding.known_to` lets the player know it."""
     game = duel.game
-    me, them = game.players[player], game.players[other_player(player)]
+    opponent = other_player(player)
+    me, them = game.players[player], game.players[opponent]
 
     def name(card: CardInstance, shown: bool) -> str:
         if not shown:
@@ -255,13 +257,15 @@ def information_state_string(duel: Duel, player: str) -> str:
              f"to act: {duel.priority}",
              f"LP me {me.lp} opponent {them.lp}; hand me {me.hand} opponent {them.hand}; "
              f"deck me {me.deck} opponent {them.deck}",
-             "my hand: " + ", ".join(name(c, True) for c in me.hand_cards)]
-    for label, owner in (("my", me), ("opponent's", them)):
-        own = owner is me
+             "my hand: " + ", ".join(name(c, known_to(player, player, Zone.hand, c)) for c in me.hand_cards)]
+    for label, seat, owner in (("my", player, me), ("opponent's", opponent, them)):
         lines.append(f"{label} monsters: " + ", ".join(
-            name(c, c.face_up or own) + ("" if c.position is Position.attack else " (def)") for c in owner.monsters))
-        lines.append(f"{label} spells/traps: " + ", ".join(name(c, c.face_up or own) for c in owner.spell_traps))
-        lines.append(f"{label} graveyard: " + ", ".join(name(c, True) for c in owner.graveyard_cards))
+            name(c, known_to(player, seat, Zone.monster, c)) + ("" if c.position is Position.attack else " (def)")
+            for c in owner.monsters))
+        lines.append(f"{label} spells/traps: " + ", ".join(
+            name(c, known_to(player, seat, Zone.spell_trap, c)) for c in owner.spell_traps))
+        lines.append(f"{label} graveyard: " + ", ".join(
+            name(c, known_to(player, seat, Zone.graveyard, c)) for c in owner.graveyard_cards))
     lines.append("chain: " + ", ".join(f"CHAIN{link.number} {link.controller} {link.name}" for link in game.chain))
     return "\n".join(lines)
 
