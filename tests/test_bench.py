@@ -55,8 +55,11 @@ def test_run_benchmark_reports_every_figure() -> None:
         figures = full[run]
         assert figures["duels"] == 1
         for key in ("duels_per_s", "duels_per_s_play", "duels_per_cpu_s", "decisions_per_s",
-                    "multi_option_decisions_per_s", "us_per_transition"):
+                    "multi_option_decisions_per_s", "us_per_transition", "dispatch_us_per_transition",
+                    "dispatch_ratio"):
             assert _positive(figures[key])
+        assert figures["dispatch_verified"] is True  # the replay took the played duel's every transition
+        assert figures["meets_agents_ratio"] is (figures["dispatch_ratio"] <= 3.0)
     assert full["vanilla_auto_pass_off"]["forced_passes_per_duel"] == 0
     assert full["vanilla_auto_pass_on"]["forced_passes_per_duel"] > 0
     for deck in ("vanilla", "mixed"):  # the same duels with and without a trace

@@ -64,6 +64,11 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     the engine before this section existed (4b264d2, which asks for every pass): at least 5× its
     duels/s with auto-pass on, 2× with it off — compared by running the same workload on both
     versions (``make bench-compare``, whose default ``REF`` is that engine), not asserted here.
+    Each setting's duels are also replayed through (c)'s dict-dispatch table, each from its own
+    setup: ``dispatch_us_per_transition`` (best of ``--repeats``) and ``dispatch_ratio``, the duels'
+    ``us_per_transition`` (one run, the agents' choices included) over it — (c)'s ratio on these very
+    transitions, beside (c)'s own ``agents_ratio``, which stays the agents' issue's figure;
+    ``meets_agents_ratio`` says whether it is within that issue's 3×.
 
 (g) ``environment`` — the same kind of duels as an agent plays them, through the PettingZoo
     environment (:func:`ygo_fsm.env.raw_env`: its default decks, auto-pass on, no trace), each
@@ -205,7 +210,8 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "callback functions on real game data; no transitions library, legality enumeration or trace.",
         "ratio = random_play.us_per_transition / dict_dispatch.us_per_transition.",
         "full_duels: duels_per_s includes setup (Setup.from_decks and Duel creation), duels_per_s_play is play "
-        "only, duels_per_cpu_s counts process time (setup and play); decisions are the agents' choices.",
+        "only, duels_per_cpu_s counts process time (setup and play); decisions are the agents' choices; "
+        "dispatch_ratio = us_per_transition / dispatch_us_per_transition, the same duels replayed as in dict_dispatch.",
         "environment: an agent's steps through the PettingZoo environment; null without the env extra.",
     ]
     if not dispatch["verified"]:

@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bench_base import DEFAULT_SEED
+from .bench_base import AGENTS_RATIO, DEFAULT_REPEATS, DEFAULT_SEED, PlayResult, Step, game_data
+from .bench_dispatch import build_dispatch_table, fresh_replay_game, replay, verify_replay
 from .duel import Duel
 from .engine import default_rulebook
 from .game import Setup
 
-__all__ = ["DEFAULT_FULL_DUELS", "MAX_DECISIONS", "MIXED_DECK", "VANILLA_DECK", "DuelsResult", "deck_setup",
-           "measure_full_duels", "play_full_duels"]
+__all__ = ["DEFAULT_FULL_DUELS", "MAX_DECISIONS", "MIXED_DECK", "VANILLA_DECK", "DuelsResult", "Recorded",
+           "deck_setup", "measure_full_duels", "play_full_duels", "replay_full_duels"]
 
 VANILLA_DECK: tuple[str, ...] = (
     ("sage_chiron",) * 8 + ("reflect_bounder",) * 8 + ("beetle_armor_knight",) * 8 + ("sapphire_dragon",) * 8
@@ -56,9 +57,15 @@ class DuelsResult:
     winners: dict[str, int] = field(default_factory=dict)
 
 
-def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool, trace: bool = True) -> DuelsResult:
+Recorded = tuple[Setup, list[Step], dict[str, Any]]
+"""A duel played: its setup, the steps it took (as random play records them) and its final game data."""
+
+
+def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool, trace: bool = True,
+                    recorded: list[Recorded] | None = None) -> DuelsResult:
     """``count`` random duels between two copies of ``deck``; see (f) in :mod:`ygo_fsm.bench`
-    (``trace=False``: the duels keep no trace, as an agent's do)."""
+    (``trace=False``: the duels keep no trace, as an agent's do). With ``recorded`` (and a trace),
+    each duel's steps are added to it once the duel is timed."""
     rulebook = default_rulebook()
     seeds = random.Random(seed)
     result = DuelsResult()
@@ -89,17 +96,47 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
         result.turns += duel.turn
         winner = duel.winner or "draw"
         result.winners[winner] = result.winners.get(winner, 0) + 1
+        if recorded is not None:
+            steps = [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in duel.trace]
+            recorded.append((duel.setup, steps, game_data(duel.game)))
     return result
+
+
+def replay_full_duels(recorded: Sequence[Recorded], repeats: int = DEFAULT_REPEATS) -> dict[str, Any]:
+    """The steps of ``recorded`` duels replayed through (c)'s dict-dispatch table, each from its own
+    setup: microseconds a transition, best of ``repeats``, and whether every duel replayed as played."""
+    specs = default_rulebook().specs
+    table = build_dispatch_table(specs)
+    verified = not any(verify_replay(PlayResult(setup=setup, seconds=0.0, turns=0, actions=0, transitions=len(steps),
+                                                segments=[steps], finals=[final]), table, specs)
+                       for setup, steps, final in recorded)
+    best = float("inf")
+    for _ in range(max(1, repeats)):
+        games = [fresh_replay_game(setup) for setup, _, _ in recorded]
+        start = time.perf_counter()
+        for (setup, steps, _), game in zip(recorded, games, strict=True):
+            replay([steps], table, [game], specs, setup.phase)
+        best = min(best, time.perf_counter() - start)
+    transitions = sum(len(steps) for _, steps, _ in recorded)
+    return {"us_per_transition": round(best / max(1, transitions) * 1e6, 4), "verified": verified}
 
 
 def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """(f): per deck and auto-pass setting, the duels' rates; and with auto-pass on, the same
-    duels keeping no trace (``Duel(trace=False)``, as the agents' environment plays)."""
+    duels keeping no trace (``Duel(trace=False)``, as the agents' environment plays). Each setting's
+    duels are replayed through (c)'s dict-dispatch table too (:func:`replay_full_duels`): its
+    ``dispatch_ratio`` is the duels' ``us_per_transition`` over the replay's, on the same transitions."""
     figures: dict[str, Any] = {"seed": seed, "duels_per_run": count, "profile": "modern"}
     for name, deck in (("vanilla", VANILLA_DECK), ("mixed", MIXED_DECK)):
+        dispatch: dict[str, Any] = {}
         for auto_pass, trace in ((False, True), (True, True), (True, False)):
-            run = play_full_duels(deck, count, seed, auto_pass=auto_pass, trace=trace)
+            recorded: list[Recorded] | None = [] if trace else None
+            run = play_full_duels(deck, count, seed, auto_pass=auto_pass, trace=trace, recorded=recorded)
+            if recorded is not None:  # the same duels, with or without a trace: the same transitions
+                dispatch = replay_full_duels(recorded)
             total = run.setup_s + run.play_s
+            us_per_transition = run.play_s / max(1, run.transitions) * 1e6
+            ratio = round(us_per_transition / dispatch["us_per_transition"], 2)
             figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}{'' if trace else '_no_trace'}"] = {
                 "duels": run.duels,
                 "duels_per_s": round(run.duels / total, 3),
@@ -113,7 +150,11 @@ def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED
                 "transitions_per_duel": round(run.transitions / run.duels, 1),
                 "decisions_per_s": round(run.decisions / total, 1),
                 "multi_option_decisions_per_s": round(run.multi / total, 1),
-                "us_per_transition": round(run.play_s / max(1, run.transitions) * 1e6, 3),
+                "us_per_transition": round(us_per_transition, 3),
+                "dispatch_us_per_transition": dispatch["us_per_transition"],
+                "dispatch_ratio": ratio,
+                "dispatch_verified": dispatch["verified"],
+                "meets_agents_ratio": ratio <= AGENTS_RATIO,
                 "winners": dict(sorted(run.winners.items())),
             }
     return figures
