@@ -63,6 +63,33 @@ def test_an_index_naming_no_legal_action_changes_nothing() -> None:
     assert duel.to_json() == before
 
 
+@pytest.mark.parametrize("index", ["7", None, 3.0, 2.5, float("nan"), True, [1]])
+def test_an_index_that_is_not_an_integer_is_refused_naming_it(index: object) -> None:
+    """Bad input gets a clear error and changes nothing: an action index is an integer (a numpy
+    integer an agent's policy returns is one), never a float rounded to one, a bool or a text."""
+    duel = _random_states(7, 20)[-1]
+    before = duel.to_json()
+    for method in (duel.apply_index, duel.action_to_string):
+        with pytest.raises(TypeError, match=rf"{method.__name__}\(\) takes an action index \(an int\), not "
+                                           rf"{type(index).__name__}"):
+            method(index)  # type: ignore[arg-type]
+    assert duel.to_json() == before
+
+
+def test_a_numpy_integer_is_an_index() -> None:
+    np = pytest.importorskip("numpy")
+    duel = _random_states(7, 20)[-1]
+    index = duel.legal_action_indices()[0]
+    assert duel.action_to_string(np.int64(index)) == duel.action_to_string(index)
+    duel.apply_index(np.int32(index))
+
+
+def test_an_action_text_that_is_not_a_string_is_refused_naming_it() -> None:
+    duel = _random_states(7, 20)[-1]
+    with pytest.raises(TypeError, match=r"string_to_action\(\) takes an action's text \(a str\), not NoneType"):
+        duel.string_to_action(None)  # type: ignore[arg-type]
+
+
 def test_an_index_names_a_position_not_a_card() -> None:
     """The same action in the same position has the same index: summoning the third card in hand."""
     for first in ("sage_chiron", "reflect_bounder"):

@@ -103,3 +103,16 @@ def test_the_information_state_string_names_only_what_the_player_may_know() -> N
                                                                    "opponent's spells/traps: (Set)\n")
     theirs = information_state_string(changed, "B")
     assert "my spells/traps: mirror_force" in theirs and "sakuretsu_armor" in theirs.partition("my hand: ")[2]
+
+
+def test_a_step_with_an_action_that_is_not_an_index_is_refused_and_changes_nothing() -> None:
+    """Bad input gets a clear error and changes nothing: ``step(2.5)`` is not rounded to an index."""
+    environment = raw_env()
+    environment.reset(seed=6)
+    duel = environment.duel
+    assert duel is not None
+    before, acting = duel.to_json(), environment.agent_selection
+    with pytest.raises(TypeError, match=r"apply_index\(\) takes an action index \(an int\), not float"):
+        environment.step(2.5)  # type: ignore[arg-type]
+    assert duel.to_json() == before and environment.agent_selection == acting
+    environment.step(np.int64(duel.legal_action_indices()[0]))  # a numpy integer is an index

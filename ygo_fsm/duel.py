@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -34,6 +35,17 @@ __all__ = ["PASS", "SETTLE_ROUNDS", "Action", "Duel", "settle_limit"]
 named here too, where the duel's users have always found them."""
 
 _DEFAULT_SETUP = Setup()
+
+
+def _action_index(value: object, method: str) -> int:
+    """``value`` as an action index: an ``int``, or anything :func:`operator.index` takes (a numpy
+    integer an agent's policy returns), but not a bool; anything else raises ``TypeError`` naming it."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)  # type: ignore[arg-type]  # the TypeError below names what it was
+        except TypeError:
+            pass
+    raise TypeError(f"{method}() takes an action index (an int), not {type(value).__name__}: {_short(repr(value))}")
 
 
 def _short(text: str, length: int = 60) -> str:
@@ -247,6 +259,7 @@ class Duel(DuelValue):
     def action_to_string(self, index: int) -> str:
         """The text of the action ``index`` names for the player who must act, as they are shown it
         in :meth:`legal_actions` (a card hidden from them named by its place; :meth:`apply` reads it)."""
+        index = _action_index(index, "action_to_string")
         player = self._acting_player()
         name, choice = decode(self.game, player, index)
         if choice is None:
@@ -256,6 +269,9 @@ class Duel(DuelValue):
     def string_to_action(self, text: str) -> int:
         """The index of the action ``text`` names for the player who must act (the judge's option
         key or the one they are shown; the option may be left out when the action has only one)."""
+        if not isinstance(text, str):
+            raise TypeError(f"string_to_action() takes an action's text (a str), not {type(text).__name__}: "
+                            f"{_short(repr(text))}")
         name, choice = Action.parse(text)
         options = self._options()
         if choice is not None and not any(o is not None and o.key == choice for _, _, _, o in options):
@@ -270,7 +286,9 @@ class Duel(DuelValue):
 
     def apply_index(self, index: int) -> None:
         """Take the action ``index`` names (see :meth:`apply`; an index naming no legal action raises
-        :class:`~ygo_fsm.errors.IllegalActionError` and changes nothing)."""
+        :class:`~ygo_fsm.errors.IllegalActionError` and changes nothing; one that is not an integer, a
+        ``TypeError`` naming it)."""
+        index = _action_index(index, "apply_index")
         player = self._acting_player()
         try:
             name, choice = decode(self.game, player, index)

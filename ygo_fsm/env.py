@@ -344,7 +344,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             raise ValueError(f"{agent} must act: give an action index")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        duel.apply_index(int(action))
+        duel.apply_index(action)
         self.decisions += 1
         if duel.is_over:
             for player in self.agents:
