@@ -116,3 +116,41 @@ def test_a_step_with_an_action_that_is_not_an_index_is_refused_and_changes_nothi
         environment.step(2.5)  # type: ignore[arg-type]
     assert duel.to_json() == before and environment.agent_selection == acting
     environment.step(np.int64(duel.legal_action_indices()[0]))  # a numpy integer is an index
+
+
+@pytest.mark.parametrize("options", [{"decks": "sage_chiron"}, {"decks": (["sage_chiron"] * 40,)}, {"decks": None},
+                                     {"decks": (["sage_chiron"] * 40, ["no_such_card"] * 40)}])
+def test_a_reset_with_decks_that_cannot_be_dealt_is_refused_and_changes_nothing(options: dict[str, object]) -> None:
+    """Bad input gets a clear error and changes nothing: the environment keeps its duel, and the
+    next reset deals what it would have dealt without the refused one."""
+    environment, twin = raw_env(), raw_env()
+    environment.reset(seed=8)
+    twin.reset(seed=8)
+    duel = environment.duel
+    with pytest.raises(ValueError, match=r'options\["decks"\] takes two deck lists|unknown card'):
+        environment.reset(options=options)
+    assert environment.duel is duel
+    environment.reset()
+    twin.reset()
+    assert environment.duel == twin.duel
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, True])
+def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
+    environment = raw_env()
+    with pytest.raises(TypeError, match=rf"reset\(\) takes an integer seed or None, not {type(seed).__name__}"):
+        environment.reset(seed=seed)  # type: ignore[arg-type]
+    assert environment.duel is None
+
+
+def test_the_environment_refuses_an_unknown_agent_and_a_bad_decision_limit() -> None:
+    environment = raw_env()
+    environment.reset(seed=9)
+    for method in (environment.observe, environment.information_state_string):
+        with pytest.raises(ValueError, match=r"unknown agent 'C'; agents are A, B"):
+            method("C")
+    for limit in (0, -1, "many", True):
+        with pytest.raises(ValueError, match=r"max_decisions is a number of decisions, at least 1"):
+            raw_env(max_decisions=limit)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"decks takes two deck lists"):
+        raw_env(decks=("sage_chiron",))  # type: ignore[arg-type]

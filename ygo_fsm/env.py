@@ -273,6 +273,14 @@ def information_state_string(duel: Duel, player: str) -> str:
 # --- the environment ------------------------------------------------------------------------
 
 
+def _two_decks(decks: object, name: str) -> tuple[Sequence[str], Sequence[str]]:
+    """``decks`` as A's and B's deck lists (each list's cards are checked when the duel is dealt)."""
+    if (isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence) or len(decks) != 2
+            or any(isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence) for deck in decks)):
+        raise ValueError(f"{name} takes two deck lists of card ids, A's then B's, not {repr(decks)[:60]}")
+    return decks[0], decks[1]
+
+
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """The AEC environment (see the module docstring); :func:`env` wraps it in PettingZoo's checks."""
 
@@ -282,8 +290,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                  profile: Profile | str = Profile.modern, auto_pass: bool = True, max_decisions: int = 10_000,
                  render_mode: str | None = None, trace: bool = False) -> None:
         super().__init__()
+        if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
+            raise ValueError(f"max_decisions is a number of decisions, at least 1, not {max_decisions!r}")
         self.trace = trace
-        self.decks = decks or (DEFAULT_DECK, DEFAULT_DECK)
+        self.decks = _two_decks(decks or (DEFAULT_DECK, DEFAULT_DECK), "decks")
         self.profile = Profile(profile)
         self.auto_pass = auto_pass
         self.max_decisions = max_decisions
@@ -305,12 +315,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new duel: decks from ``options["decks"]`` (else the environment's), shuffled with ``seed``."""
+        """A new duel: decks from ``options["decks"]`` (else the environment's), shuffled with ``seed``.
+        A seed that is not an integer, or decks that cannot be dealt, raise naming them, and the
+        environment is left as it was (its duel, and the seeds of the resets to come)."""
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"reset() takes an integer seed or None, not {type(seed).__name__}: {seed!r}")
+        decks = _two_decks(options["decks"], 'options["decks"]') if options and "decks" in options else self.decks
+        seeds = random.Random()
         if seed is not None:
-            self._seeds.seed(seed)
-        decks = (options or {}).get("decks", self.decks)
-        self.duel = Duel.new_game(list(decks[0]), list(decks[1]), seed=self._seeds.randrange(2**63),
+            seeds.seed(seed)
+        else:
+            seeds.setstate(self._seeds.getstate())
+        self.duel = Duel.new_game(list(decks[0]), list(decks[1]), seed=seeds.randrange(2**63),
                                   profile=self.profile, auto_pass=self.auto_pass, trace=self.trace)
+        self._seeds = seeds
         self.decisions = 0
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
@@ -326,13 +344,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         duel = self._duel()
+        self._check_agent(agent)
         mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
         if duel.priority == agent and not duel.is_over:
             mask[duel.legal_action_indices()] = 1
         return {"observation": observation_vector(duel, agent), "action_mask": mask}
 
     def information_state_string(self, agent: str) -> str:
-        return information_state_string(self._duel(), agent)
+        duel = self._duel()
+        self._check_agent(agent)
+        return information_state_string(duel, agent)
+
+    def _check_agent(self, agent: str) -> None:
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
