@@ -60,6 +60,21 @@ def test_auto_pass_for_one_player() -> None:
         Duel(auto_pass={"C"})
 
 
+@pytest.mark.parametrize("auto_pass", [5, None, 1.0])
+def test_auto_pass_that_names_no_players_is_refused_naming_it(auto_pass: object) -> None:
+    with pytest.raises(TypeError, match=rf"auto_pass takes True, False or the players it passes for \(A, B\), "
+                                        rf"not {type(auto_pass).__name__}"):
+        Duel(auto_pass=auto_pass)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("option", ["trace", "record_refusals"])
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_a_duel_option_that_is_not_true_or_false_is_refused_naming_it(option: str, value: object) -> None:
+    """``Duel(trace="no")`` would keep a trace (a non-empty text is true): it is refused instead."""
+    with pytest.raises(TypeError, match=rf"{option} is True or False, not {type(value).__name__}"):
+        Duel(**{option: value})  # type: ignore[arg-type]
+
+
 def test_auto_pass_survives_copy_and_pickle() -> None:
     import pickle
 

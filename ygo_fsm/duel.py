@@ -77,6 +77,9 @@ class Duel(DuelValue):
     def __init__(self, setup: Setup | None = None, *, rulebook: Rulebook | None = None,
                  library: Mapping[str, CardSpec] | None = None, auto_pass: bool | Iterable[str] = False,
                  record_refusals: bool = False, trace: bool = True, **overrides: object) -> None:
+        for option, value in (("trace", trace), ("record_refusals", record_refusals)):
+            if not isinstance(value, bool):  # Duel(trace="no") would keep a trace
+                raise TypeError(f"{option} is True or False, not {type(value).__name__}: {_short(repr(value))}")
         self.auto_pass = auto_pass_players(auto_pass)
         if setup is None:
             setup = Setup.model_validate(overrides) if overrides else _DEFAULT_SETUP

@@ -128,6 +128,9 @@ def auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
         return frozenset(PLAYERS)
     if auto_pass is False:
         return frozenset()
+    if not isinstance(auto_pass, Iterable):
+        raise TypeError(f"auto_pass takes True, False or the players it passes for (A, B), not "
+                        f"{type(auto_pass).__name__}: {auto_pass!r}")
     players = frozenset(auto_pass)
     unknown = sorted(players - set(PLAYERS))
     if unknown:
