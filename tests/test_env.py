@@ -141,6 +141,10 @@ def test_a_seed_that_is_not_an_integer_is_refused(seed: object) -> None:
     with pytest.raises(TypeError, match=rf"reset\(\) takes an integer seed or None, not {type(seed).__name__}"):
         environment.reset(seed=seed)  # type: ignore[arg-type]
     assert environment.duel is None
+    environment.reset(seed=np.int64(3))  # a numpy integer is a seed
+    twin = raw_env()
+    twin.reset(seed=3)
+    assert environment.duel == twin.duel
 
 
 def test_the_environment_refuses_an_unknown_agent_and_a_bad_decision_limit() -> None:

@@ -42,6 +42,8 @@ an earlier kind had moves.
 
 from __future__ import annotations
 
+import operator
+
 from .effects import choice_key, expiring_now, parse_key
 from .game import PLAYERS, Zone, other_player
 from .state import CardInstance, GameState
@@ -58,10 +60,23 @@ __all__ = [
     "TARGET_KINDS",
     "TARGET_ZONES",
     "ActionEncodingError",
+    "as_integer",
     "card_places",
     "decode",
     "encode",
 ]
+
+def as_integer(value: object) -> int | None:
+    """``value`` as an ``int`` when it is an integer: an ``int``, or anything :func:`operator.index`
+    takes (the numpy integer an agent's policy returns), but not a bool; else ``None`` (a float is
+    never rounded to an index)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # anything else is not an integer
+    except TypeError:
+        return None
+
 
 SIMPLE_KINDS: tuple[str, ...] = ("pass", "decline", "stop_attack", "enter_battle_phase", "enter_end_phase",
                                  "stop_targeting")

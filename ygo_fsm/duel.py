@@ -12,11 +12,10 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, card_places, decode, encode
+from .actions import NUM_DISTINCT_ACTIONS, ActionEncodingError, as_integer, card_places, decode, encode
 from .cards import CardSpec, default_library
 from .duel_value import DuelValue
 from .effects import activation_refusals, parse_key
@@ -38,14 +37,13 @@ _DEFAULT_SETUP = Setup()
 
 
 def _action_index(value: object, method: str) -> int:
-    """``value`` as an action index: an ``int``, or anything :func:`operator.index` takes (a numpy
-    integer an agent's policy returns), but not a bool; anything else raises ``TypeError`` naming it."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # type: ignore[arg-type]  # the TypeError below names what it was
-        except TypeError:
-            pass
-    raise TypeError(f"{method}() takes an action index (an int), not {type(value).__name__}: {_short(repr(value))}")
+    """``value`` as an action index (:func:`~ygo_fsm.actions.as_integer`); anything else raises
+    ``TypeError`` naming it."""
+    index = as_integer(value)
+    if index is None:
+        raise TypeError(f"{method}() takes an action index (an int), not {type(value).__name__}: "
+                        f"{_short(repr(value))}")
+    return index
 
 
 def _short(text: str, length: int = 60) -> str:

@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import continuous
-from .actions import NUM_DISTINCT_ACTIONS
+from .actions import NUM_DISTINCT_ACTIONS, as_integer
 from .card_enums import CardType
 from .duel import Duel
 from .engine import default_rulebook
@@ -318,8 +318,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """A new duel: decks from ``options["decks"]`` (else the environment's), shuffled with ``seed``.
         A seed that is not an integer, or decks that cannot be dealt, raise naming them, and the
         environment is left as it was (its duel, and the seeds of the resets to come)."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TypeError(f"reset() takes an integer seed or None, not {type(seed).__name__}: {seed!r}")
+        if seed is not None:
+            integer = as_integer(seed)
+            if integer is None:
+                raise TypeError(f"reset() takes an integer seed or None, not {type(seed).__name__}: {seed!r}")
+            seed = integer
         decks = _two_decks(options["decks"], 'options["decks"]') if options and "decks" in options else self.decks
         seeds = random.Random()
         if seed is not None:
