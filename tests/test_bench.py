@@ -114,3 +114,26 @@ def test_main_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                        "--out", str(out)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert json.loads(out.read_text(encoding="utf-8")) == printed
+
+
+def test_full_duels_record_the_steps_each_timed_duel_took() -> None:
+    """(f) records a duel's steps from a replay of its history, after its timing: they are the steps
+    the timed duel itself took (auto-pass on, its passes replayed as actions), in the same order,
+    and the duel's teardown is timed on its own."""
+    import random
+
+    from ygo_fsm import Duel
+    from ygo_fsm.bench_duels import VANILLA_DECK, deck_setup, play_full_duels
+
+    recorded: list = []
+    run = play_full_duels(VANILLA_DECK, 2, 11, auto_pass=True, recorded=recorded)
+    assert run.teardown_s > 0 and len(recorded) == 2
+    seeds = random.Random(11)
+    for setup, steps, _ in recorded:
+        shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
+        choose = random.Random(agent_seed).choice
+        duel = Duel(deck_setup(VANILLA_DECK, VANILLA_DECK, shuffle_seed), auto_pass=True)
+        while not duel.is_over:
+            duel.apply(choose(duel.legal_actions()))
+        assert setup == duel.setup
+        assert steps == [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in duel.trace]

@@ -57,7 +57,9 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     whose only legal action is ``pass`` passes without being asked), and with auto-pass on once more
     keeping no trace (``…_no_trace``: ``Duel(trace=False)``, as the agents' environment plays;
     the duels are the same). ``duels_per_s`` counts setup
-    (building the :class:`Setup` and creating the duel) and play, ``duels_per_s_play`` play only;
+    (building the :class:`Setup` and creating the duel), play and teardown (dropping the duel once it
+    is over: ``teardown_ms_per_duel``, timed on its own so that it is not in the next duel's setup),
+    ``duels_per_s_play`` play only;
     ``decisions_per_s`` counts the agents' choices, ``multi_option_decisions_per_s`` those among
     two or more options; ``duels_per_cpu_s`` divides by process time instead of elapsed time
     (steadier on a machine shared with other work). The agents' issue targets, measured against
@@ -209,8 +211,9 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
         "dict_dispatch replays the recorded (machine, source, event) sequence with the same guard and "
         "callback functions on real game data; no transitions library, legality enumeration or trace.",
         "ratio = random_play.us_per_transition / dict_dispatch.us_per_transition.",
-        "full_duels: duels_per_s includes setup (Setup.from_decks and Duel creation), duels_per_s_play is play "
-        "only, duels_per_cpu_s counts process time (setup and play); decisions are the agents' choices; "
+        "full_duels: duels_per_s includes setup (Setup.from_decks and Duel creation) and teardown (dropping the "
+        "duel), duels_per_s_play is play only, duels_per_cpu_s counts process time (setup, play and teardown); "
+        "decisions are the agents' choices; "
         "dispatch_ratio = us_per_transition / dispatch_us_per_transition, the same duels replayed as in dict_dispatch.",
         "environment: an agent's steps through the PettingZoo environment; null without the env extra.",
     ]

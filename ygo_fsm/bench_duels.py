@@ -47,6 +47,8 @@ class DuelsResult:
     duels: int = 0
     setup_s: float = 0.0
     play_s: float = 0.0
+    teardown_s: float = 0.0
+    """Dropping each duel once it is over (a traced duel frees its trace rows)."""
     cpu_s: float = 0.0
     """Process time of setup and play (less sensitive than wall time to other load on the machine)."""
     decisions: int = 0
@@ -64,8 +66,11 @@ Recorded = tuple[Setup, list[Step], dict[str, Any]]
 def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bool, trace: bool = True,
                     recorded: list[Recorded] | None = None) -> DuelsResult:
     """``count`` random duels between two copies of ``deck``; see (f) in :mod:`ygo_fsm.bench`
-    (``trace=False``: the duels keep no trace, as an agent's do). With ``recorded`` (and a trace),
-    each duel's steps are added to it once the duel is timed."""
+    (``trace=False``: the duels keep no trace, as an agent's do). Each duel is timed from its setup
+    to its teardown: the setup, the play, and dropping the duel once it is over, each on its own (so
+    that one duel's teardown is not counted in the next one's setup). With ``recorded`` (and a trace),
+    each duel's steps are added to it after its timing, from a replay of its history: reading a
+    duel's trace builds its records, which the timed duel would then have to free."""
     rulebook = default_rulebook()
     seeds = random.Random(seed)
     result = DuelsResult()
@@ -85,10 +90,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"a duel took more than {MAX_DECISIONS} decisions: {duel!r}")
         end = time.perf_counter()
-        result.cpu_s += time.process_time() - cpu
-        result.duels += 1
-        result.setup_s += ready - start
-        result.play_s += end - ready
+        cpu = time.process_time() - cpu
         result.decisions += decisions
         result.multi += multi
         result.transitions += duel.transitions_taken
@@ -96,9 +98,18 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
         result.turns += duel.turn
         winner = duel.winner or "draw"
         result.winners[winner] = result.winners.get(winner, 0) + 1
+        setup, history = duel.setup, duel.history
+        dropping, cpu_dropping = time.perf_counter(), time.process_time()
+        del duel
+        result.teardown_s += time.perf_counter() - dropping
+        result.cpu_s += cpu + time.process_time() - cpu_dropping
+        result.duels += 1
+        result.setup_s += ready - start
+        result.play_s += end - ready
         if recorded is not None:
-            steps = [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in duel.trace]
-            recorded.append((duel.setup, steps, game_data(duel.game)))
+            replayed = Duel.replay(setup, history, rulebook=rulebook)
+            steps = [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in replayed.trace]
+            recorded.append((setup, steps, game_data(replayed.game)))
     return result
 
 
@@ -134,7 +145,7 @@ def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED
             run = play_full_duels(deck, count, seed, auto_pass=auto_pass, trace=trace, recorded=recorded)
             if recorded is not None:  # the same duels, with or without a trace: the same transitions
                 dispatch = replay_full_duels(recorded)
-            total = run.setup_s + run.play_s
+            total = run.setup_s + run.play_s + run.teardown_s
             us_per_transition = run.play_s / max(1, run.transitions) * 1e6
             ratio = round(us_per_transition / dispatch["us_per_transition"], 2)
             figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}{'' if trace else '_no_trace'}"] = {
@@ -143,6 +154,7 @@ def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED
                 "duels_per_s_play": round(run.duels / run.play_s, 3),
                 "duels_per_cpu_s": round(run.duels / run.cpu_s, 3),
                 "setup_ms_per_duel": round(run.setup_s / run.duels * 1e3, 3),
+                "teardown_ms_per_duel": round(run.teardown_s / run.duels * 1e3, 3),
                 "decisions_per_duel": round(run.decisions / run.duels, 1),
                 "multi_option_decisions_per_duel": round(run.multi / run.duels, 1),
                 "forced_passes_per_duel": round(run.forced_passes / run.duels, 1),
