@@ -4,10 +4,13 @@ what a run of it records (:mod:`ygo_fsm.bench` describes every figure)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .game import PLAYERS, Setup
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .duel import Duel
 
 __all__ = ["AGENTS_RATIO", "BENCH_CARDS", "DEFAULT_DUELS", "DEFAULT_REPEATS", "DEFAULT_SEED", "DEFAULT_TURNS",
            "TARGETS", "PlayResult", "Step", "bench_setup", "game_data"]
@@ -31,6 +34,11 @@ DEFAULT_REPEATS = 3
 
 Step = tuple[str, str, str, str, str | None, str]
 """(machine, source, event, dest, choice, actor) of one recorded transition."""
+
+
+def steps_of(duel: Duel) -> list[Step]:
+    """The steps ``duel`` took, one per record of its trace."""
+    return [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in duel.trace]
 
 
 @dataclass

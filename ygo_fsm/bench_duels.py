@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bench_base import AGENTS_RATIO, DEFAULT_REPEATS, DEFAULT_SEED, PlayResult, Step, game_data
+from .bench_base import AGENTS_RATIO, DEFAULT_REPEATS, DEFAULT_SEED, PlayResult, Step, game_data, steps_of
 from .bench_dispatch import build_dispatch_table, fresh_replay_game, replay, verify_replay
 from .duel import Duel
 from .engine import default_rulebook
@@ -50,7 +50,7 @@ class DuelsResult:
     teardown_s: float = 0.0
     """Dropping each duel once it is over (a traced duel frees its trace rows)."""
     cpu_s: float = 0.0
-    """Process time of setup and play (less sensitive than wall time to other load on the machine)."""
+    """Process time of setup, play and teardown (less sensitive than wall time to other load on the machine)."""
     decisions: int = 0
     multi: int = 0
     forced_passes: int = 0
@@ -77,7 +77,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
     for _ in range(count):
         shuffle_seed, agent_seed = seeds.randrange(2**32), seeds.randrange(2**32)
         choose = random.Random(agent_seed).choice
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu_start = time.perf_counter(), time.process_time()
         duel = Duel(deck_setup(deck, deck, shuffle_seed), rulebook=rulebook, auto_pass=auto_pass, trace=trace)
         ready = time.perf_counter()
         decisions = multi = 0
@@ -90,7 +90,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"a duel took more than {MAX_DECISIONS} decisions: {duel!r}")
         end = time.perf_counter()
-        cpu = time.process_time() - cpu
+        cpu = time.process_time() - cpu_start
         result.decisions += decisions
         result.multi += multi
         result.transitions += duel.transitions_taken
@@ -108,8 +108,7 @@ def play_full_duels(deck: Sequence[str], count: int, seed: int, *, auto_pass: bo
         result.play_s += end - ready
         if recorded is not None:
             replayed = Duel.replay(setup, history, rulebook=rulebook)
-            steps = [(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in replayed.trace]
-            recorded.append((setup, steps, game_data(replayed.game)))
+            recorded.append((setup, steps_of(replayed), game_data(replayed.game)))
     return result
 
 

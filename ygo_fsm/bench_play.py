@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from .bench_base import DEFAULT_REPEATS, PlayResult, bench_setup, game_data
+from .bench_base import DEFAULT_REPEATS, PlayResult, bench_setup, game_data, steps_of
 from .duel import Duel
 from .engine import Rulebook, default_rulebook
 from .game import Setup
@@ -43,7 +43,7 @@ def random_play(turns: int, seed: int, setup: Setup | None = None, *,
     elapsed = time.perf_counter() - start
     if not duel.is_over:
         finished.append(duel)
-    segments = [[(r.machine, r.source, r.event, r.dest, r.choice, r.actor) for r in d.trace] for d in finished]
+    segments = [steps_of(d) for d in finished]
     return PlayResult(
         setup=setup, seconds=elapsed, turns=played, actions=actions,
         transitions=sum(len(s) for s in segments), segments=segments,
