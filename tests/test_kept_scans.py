@@ -2,9 +2,11 @@
 :func:`ygo_fsm.in_play.effects_of` and its sorts; the effects of a zone's cards, looked up by those
 cards) is always what a fresh scan of the cards finds:
 a transition that runs only callbacks of ``CARDS_STAY`` moves no card, turns no monster face-down
-(so no Equip Card loses its monster) and changes no negation, and every other one drops what was
-kept. Checked after every transition of random full duels; and what is kept in ``GameState.scans``
-while the state holds still (the Damage Step's activation limit) is what the declarations give."""
+(so no Equip Card loses its monster), changes no negation, and changes neither the turn, the chain,
+the LP nor the hands that a trace row's context holds (``trace_rows.RowContext``, shared by the rows
+of such transitions), and every other one drops what was kept. Checked after every transition of
+random full duels; and what is kept in ``GameState.scans`` while the state holds still (the Damage
+Step's activation limit) is what the declarations give."""
 
 from __future__ import annotations
 
@@ -51,6 +53,14 @@ def _face_up_monsters(game: GameState) -> set[str]:
     return {m.uid for player in PLAYERS for m in game.players[player].monsters if m.face_up}
 
 
+def _context(game: GameState) -> tuple[Any, ...]:
+    """What a trace row says of the turn, the chain, the LP and the hands (``trace_rows.RowContext``)."""
+    chain = [(link.number, link.name, link.controller, link.spell_speed, link.negated, link.negation)
+             for link in game.chain]
+    return (game.turn, game.turn_player, chain, *(game.players[p].lp for p in PLAYERS),
+            *(game.players[p].hand for p in PLAYERS))
+
+
 def _negated(game: GameState) -> list[str]:
     return sorted(expiry.uid for expiry in game.expiring if expiry.kind == "negated")
 
@@ -64,10 +74,12 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     def checked_take(self: runtime.DuelRuntime, level: int, transition: Any, *options: Any) -> None:
         game = self.game
-        before, negated, face_up = _cards(game), _negated(game), _face_up_monsters(game)
+        before, negated, face_up, context = _cards(game), _negated(game), _face_up_monsters(game), _context(game)
         take(self, level, transition, *options)
         if all(name in CARDS_STAY for name in transition.spec.callbacks):
+            assert not transition.moves_cards
             assert _cards(game) == before, f"{transition.spec.id} moved a card"
+            assert _context(game) == context, f"{transition.spec.id} changed the turn, chain, LP or a hand"
             assert face_up <= _face_up_monsters(game), f"{transition.spec.id} turned a monster face-down"
             assert _negated(game) == negated, f"{transition.spec.id} changed a negation"
         for player in PLAYERS:
@@ -157,3 +169,27 @@ def test_the_activation_limit_read_while_the_state_holds_still_is_the_declared_o
                       seed, 600)
     assert seen["searches"] > 500
     assert seen["limited"] > 0  # searches inside the Damage Step were checked
+
+
+@pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 5), (VANILLA_DECK, 6)])
+def test_every_trace_record_says_the_turn_chain_lp_and_hands_as_they_were_after_its_transition(
+        monkeypatch: pytest.MonkeyPatch, deck: tuple[str, ...], seed: int) -> None:
+    """DESIGN trace contract: a record's ``turn``, ``turn_player``, ``chain``, ``lp`` and ``hand`` are the
+    game's right after its transition, also where rows share one context (``trace_rows.RowContext``)
+    and where the game was changed from outside between two actions (000 基本规则: LP, 手卡)."""
+    after: list[tuple[Any, ...]] = []
+    take = runtime.DuelRuntime._take
+
+    def noted_take(self: runtime.DuelRuntime, *arguments: Any) -> None:
+        take(self, *arguments)
+        after.append(_context(self.game))
+
+    monkeypatch.setattr(runtime.DuelRuntime, "_take", noted_take)
+    duel = play_randomly(Duel.new_game(list(deck), list(deck), seed=seed, auto_pass=True), seed, 150)
+    duel.players["A"].lp -= 1234  # from outside, between two actions
+    duel.players["B"].hand_cards.clear()
+    play_randomly(duel, seed + 1, 40)
+    said = [(r.turn, r.turn_player, [(c.number, c.card, c.controller, c.spell_speed, c.negated, c.negation)
+                                      for c in r.chain], r.lp.A, r.lp.B, r.hand.A, r.hand.B) for r in duel.trace]
+    assert len(said) == len(after) > 1000
+    assert said == after

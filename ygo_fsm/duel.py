@@ -367,6 +367,7 @@ class Duel(DuelValue):
         self._history.append(offered_action(transition.event_name, holder, choice))
         game = self.game
         game.choice, game.actor = choice, holder
+        self._context = None  # the game may have been changed from outside since the last row
         try:
             self._take(level, transition, holder)
         finally:

@@ -33,6 +33,7 @@ class DuelValue(DuelRuntime):
         clone._trace = list(self._trace)
         clone._path_base = self._path_base
         clone._sights = self._sights.copy()
+        clone._context = None
         clone._seq = self._seq
         clone._option_cache = None
         clone._view_cache = clone._index_cache = None

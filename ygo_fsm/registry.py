@@ -36,14 +36,16 @@ def callback(func: Callback) -> Callback:
 
 
 CARDS_STAY: set[str] = set()
-"""Callbacks that move no card from one zone to another, turn no face-up monster face-down and
-change no effect's standing (no negation starts or ends): they open or close a timing window,
-declare a summon or an attack, change a monster's battle position, turn an attack target
-face-up, count a Battle Phase. What the runtime keeps of a player's effects
-(``GameState.card_scans``) holds across a transition that runs only these, and no Equip Card can
-become equipped to nothing in one (:func:`ygo_fsm.equips.destroy_unequipped` is not asked); a
-test plays random duels and checks that none of them changes a zone's cards, a monster's face
-from up to down or the negations."""
+"""Callbacks that move no card from one zone to another, turn no face-up monster face-down,
+change no effect's standing (no negation starts or ends) and change neither the turn, a chain
+link, the LP nor the cards in a hand: they open or close a timing window, declare a summon or an
+attack, change a monster's battle position, turn an attack target face-up, count a Battle Phase.
+What the runtime keeps of a player's effects (``GameState.card_scans``) holds across a transition
+that runs only these, no Equip Card can become equipped to nothing in one
+(:func:`ygo_fsm.equips.destroy_unequipped` is not asked), and its trace row shares the turn, chain,
+LP and hands of the row before (:data:`~ygo_fsm.trace_rows.RowContext`); a test plays random duels
+and checks that none of them changes a zone's cards, a monster's face from up to down, the
+negations, the turn, the chain, the LP or the hands."""
 
 
 def cards_stay(func: Callback) -> Callback:

@@ -9,10 +9,11 @@ the game's ``scans`` while options are enumerated, and a player's effects and th
 effects of a zone's cards are looked up by those very cards, and options and offered actions are
 values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace
 record is kept as a flat row (what every record of its transition says the same shared,
-``CompiledTransition.record_head``; where the transition left the frames, from which the state path
-is worked out; the players' views as what masking reads of the game then,
-:func:`~ygo_fsm.views.sight`, sharing the zones the row before saw unchanged) and validated when the
-trace is read.
+``CompiledTransition.record_head``; the turn, chain, LP and hands shared with the row before unless
+the transition may move a card, :data:`~ygo_fsm.trace_rows.RowContext`; where the transition left
+the frames, from which the state path is worked out; the players' views as what masking reads of the
+game then, :func:`~ygo_fsm.views.sight`, sharing the zones the row before saw unchanged) and
+validated when the trace is read.
 
 What the declarations settle once is read from the rulebook rather than found again at each step:
 a frame keeps its state's :class:`~ygo_fsm.engine.StateRuntime` (``Frame.at``); transitions whose
@@ -39,7 +40,7 @@ from .priority import holder as priority_holder
 from .spec import DONE_EVENT, Role, TransitionSpec
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
-from .trace_rows import ROW_WIDTH, records_of_rows
+from .trace_rows import ROW_WIDTH, RowContext, records_of_rows
 from .views import Sight, SightKeeper
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
@@ -151,7 +152,7 @@ class DuelRuntime:
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
                  "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
-                 "keeps_trace", "_path_base", "_sights")
+                 "keeps_trace", "_path_base", "_sights", "_context")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
@@ -171,6 +172,10 @@ class DuelRuntime:
         self._sights = SightKeeper()
         """Takes the rows' sights (:class:`~ygo_fsm.views.Sight`; each shares the zones the one before saw
         unchanged)."""
+        self._context: RowContext | None = None
+        """What the newest row says of the turn, the chain, the LP and the hands (:data:`RowContext`),
+        shared by the rows after it until a transition that may change them (one that may move a
+        card) or a player's action (the game may have been changed from outside before it)."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._refusals = None
@@ -320,6 +325,7 @@ class DuelRuntime:
         self.game.forget()
         self.game.card_scans = self.game.effect_cards = None
         self._option_cache = None
+        self._context = None
 
     # --- the engine -------------------------------------------------------------------
 
@@ -444,8 +450,12 @@ class DuelRuntime:
             game.resolved_now = []
         if not self.keeps_trace:
             return
-        players = game.players
-        a, b = players["A"], players["B"]
+        context = self._context
+        if context is None or moves_cards:  # only a transition that may move a card changes these
+            a, b = game.players["A"], game.players["B"]
+            context = self._context = (
+                game.turn, game.turn_player, self._chain_snapshot() if game.chain else (), a.lp, b.lp,
+                a._hand + len(a.hand_cards), b._hand + len(b.hand_cards))  # PlayerState.hand, read as it is
         narration = game.narration
         choice = game.choice
         seen: Sight | tuple[()] = ()
@@ -463,12 +473,8 @@ class DuelRuntime:
                 holder = game.priority_cache = find_holder(game)
         # one row, validated into a TraceRecord when the trace is read (:attr:`trace`); the rows are kept
         # one after another in one list (ROW_WIDTH items each), not as an object each
-        self._records.extend((
-            seq, game.turn, game.turn_player, transition.record_head, actor, holder,
-            self._chain_snapshot() if game.chain else (), level, len(frames), choice,
-            tuple(narration) if narration else (), auto, a.lp, b.lp,
-            a._hand + len(a.hand_cards), b._hand + len(b.hand_cards), seen,  # PlayerState.hand, read as it is
-        ))
+        self._records.extend((seq, transition.record_head, actor, holder, level, len(frames), choice,
+                              tuple(narration) if narration else (), auto, context, seen))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
         if not self.game.chain:

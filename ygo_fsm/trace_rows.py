@@ -5,7 +5,8 @@ A row (:data:`ROW_WIDTH` items) says what every record of its transition says th
 (``CompiledTransition.record_head``), where the transition left the frames (the level of the frame
 that moved and how many frames there were after it), from which the state path is worked out, and
 who must act as the innermost state's role when the row's own turn player and chain name that player
-(:func:`~ygo_fsm.priority.seat_holder`).
+(:func:`~ygo_fsm.priority.seat_holder`). The turn, the chain, the LP and the hands are one
+:data:`RowContext`, shared by the rows of transitions that cannot change them.
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ from .views import Sight, record_views
 if TYPE_CHECKING:
     from .engine import StateRuntime
 
-ROW_WIDTH = 17
+ROW_WIDTH = 11
 """The items of a row: a duel keeps its rows one after another in one list, not as an object each
 (fewer objects for the collector to follow), and reads them back in groups of this many."""
+
+RowContext = tuple[int, str, tuple[dict[str, object], ...], int, int, int, int]
+"""What a row says of the game around its transition: the turn, the turn player, the chain, the LP
+of A and B and the cards in their hands. Only a transition that may move a card (one with a callback
+outside :data:`~ygo_fsm.registry.CARDS_STAY`) changes them, so the rows of the others share the
+context of the row before, and a player's action takes it anew (the game may have been changed from
+outside before it)."""
 
 
 def records_of_rows(rows: Iterable[tuple[Any, ...]], path_base: tuple[str, ...],
@@ -32,8 +40,8 @@ def records_of_rows(rows: Iterable[tuple[Any, ...]], path_base: tuple[str, ...],
     records = []
     states = list(path_base)
     for row in rows:
-        (seq, turn, turn_player, head, actor, holder, chain, level, depth, choice, detail, auto,
-         lp_a, lp_b, hand_a, hand_b, seen) = row
+        seq, head, actor, holder, level, depth, choice, detail, auto, context, seen = row
+        turn, turn_player, chain, lp_a, lp_b, hand_a, hand_b = context
         machine, source, dest, event, transition, rule = head
         if isinstance(holder, Role):  # a role read from the seats when the row was kept
             holder = seat_holder(holder, turn_player, chain[-1]["controller"] if chain else None)
