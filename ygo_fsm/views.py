@@ -123,10 +123,15 @@ def _unless_same(before: Sight, zones_a: tuple[tuple[CardInstance, ...], ...],
                  zones_b: tuple[tuple[CardInstance, ...], ...], game: GameState) -> Sight:
     """The sight of ``game`` with these zones (``before``'s tuples where they did not change), or
     ``before`` itself when nothing differs from it."""
-    (old_up_a, old_up_b) = before.face_up
-    face_up_a = _kept(_face_ups(game.players["A"]), old_up_a)
-    face_up_b = _kept(_face_ups(game.players["B"]), old_up_b)
-    summoned = _summoned(game)
+    # _face_ups, _kept and _summoned written out: this runs for every trace row that narrates or has a choice
+    old_up_a, old_up_b = before.face_up
+    a, b = game.players["A"], game.players["B"]
+    now_a: tuple[tuple[bool, ...], ...] = tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))
+    face_up_a = old_up_a if now_a == old_up_a else _kept(now_a, old_up_a)
+    now_b: tuple[tuple[bool, ...], ...] = tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))
+    face_up_b = old_up_b if now_b == old_up_b else _kept(now_b, old_up_b)
+    summon = game.summon
+    summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
     if (zones_a is before.zones[0] and zones_b is before.zones[1] and face_up_a is old_up_a
             and face_up_b is old_up_b and summoned == before.summon):
         return before
@@ -181,19 +186,9 @@ class SightKeeper:
             zones_a, copies_a = _renewed(live_a, copies_a, kept_a)
         if live_b != copies_b:
             zones_b, copies_b = _renewed(live_b, copies_b, kept_b)
-        # _unless_same, written out: a see is taken for every row that narrates or has a choice
-        old_up_a, old_up_b = last.face_up
-        now_a: tuple[tuple[bool, ...], ...] = tuple(map(_FACE_UP, a.monsters)), tuple(map(_FACE_UP, a.spell_traps))
-        up_a = old_up_a if now_a == old_up_a else _kept(now_a, old_up_a)
-        now_b: tuple[tuple[bool, ...], ...] = tuple(map(_FACE_UP, b.monsters)), tuple(map(_FACE_UP, b.spell_traps))
-        up_b = old_up_b if now_b == old_up_b else _kept(now_b, old_up_b)
-        summon = game.summon
-        summoned = None if summon is None else (summon.uid, summon.kind, summon.player, summon.card)
-        if (zones_a is kept_a and zones_b is kept_b and up_a is old_up_a and up_b is old_up_b
-                and summoned == last.summon):
-            return last
-        seen = self.last = Sight((zones_a, zones_b), (up_a, up_b), summoned)
-        self._copies = copies_a, copies_b
+        seen = _unless_same(last, zones_a, zones_b, game)
+        if seen is not last:
+            self.last, self._copies = seen, (copies_a, copies_b)
         return seen
 
 
