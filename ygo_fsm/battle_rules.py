@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import battle, durations
 from .cards import Duration
 from .game import PROFILE_RULES, TurnEffect
-from .registry import _applies, _choice, callback, cards_stay, chooser, guard
+from .registry import _applies, _choice, callback, cards_stay, chooser, guard, lists_known_cards
 from .state import Choice, Frame
 
 # --- battle: attack declaration, cancel and replay, the Damage Step --------------------------
@@ -20,6 +20,7 @@ def begin_battle_phase(frame: Frame) -> None:
 
 
 @chooser
+@lists_known_cards
 def attackers(frame: Frame) -> list[Choice]:
     """The turn player's face-up Attack Position monsters that have not attacked in this Battle Phase
     (002 ●战斗阶段◇攻击过一回的自己怪兽，这个战斗阶段中不能再次攻击宣言)."""

@@ -84,7 +84,7 @@ from .cards import Phase
 from .game import Profile
 from .in_play import SORT_KEYS
 from .loader import load_machines
-from .rules import CALLBACKS, CARDS_STAY, CHOOSER_SORTS, CHOOSERS, GUARDS, Callback, Chooser, Guard
+from .rules import CALLBACKS, CARDS_STAY, CHOOSER_SORTS, CHOOSERS, GUARDS, KNOWN_TO_ACTOR, Callback, Chooser, Guard
 from .spec import DONE_EVENT, Actor, MachineSpec, Role, StateSpec, TransitionSpec
 from .state import Frame
 
@@ -158,6 +158,8 @@ class CompiledTransition:
     """The profile it is scoped to (its spec's ``profile``), looked up once."""
     enters: tuple[tuple[str, str], ...] = ()
     """The machines entering its destination starts, outermost first: (machine id, initial state)."""
+    names_known_cards: bool = False
+    """Its chooser lists only cards the player who must act may know (:data:`~ygo_fsm.registry.KNOWN_TO_ACTOR`)."""
     event_name: str = ""
     """Its event (``spec.event``), looked up once."""
     record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")
@@ -416,6 +418,7 @@ class Rulebook:
                     profile=t.profile,
                     enters=self._enters(spec.id, t.dest),
                     event_name=t.event,
+                    names_known_cards=t.choices in KNOWN_TO_ACTOR,
                     record_head=(spec.id, t.source, t.dest, t.event, t.id, t.rule),
                 )
             )

@@ -68,6 +68,20 @@ option search does not ask them when what the runtime keeps of the player's effe
 decision that each of them lists nothing whenever the player has no effect of its sort."""
 
 
+KNOWN_TO_ACTOR: set[str] = set()
+"""Choosers whose options name only cards the player who must act may know where they are: their own
+hand and field, face-down cards included (:func:`~ygo_fsm.hiding.known_to`), never a deck card nor a
+card of the opponent's. ``Duel.legal_actions()`` masks nothing in such an option, so it does not look
+the cards up when every option with a choice comes from one of these. A test plays random duels and
+checks at every decision that masking finds no card hidden from that player in any of their options."""
+
+
+def lists_known_cards(func: Chooser) -> Chooser:
+    """Mark a chooser as one of :data:`KNOWN_TO_ACTOR`."""
+    KNOWN_TO_ACTOR.add(func.__name__)
+    return func
+
+
 def lists_effects_of_sort(sort: str) -> Callable[[Chooser], Chooser]:
     """Mark a chooser as one of :data:`CHOOSER_SORTS`, listing only effects of ``sort``."""
     if sort not in SORTS:

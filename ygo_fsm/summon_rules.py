@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import cast
 
 from . import summon
-from .registry import _choice, callback, cards_stay, chooser, guard
+from .registry import _choice, callback, cards_stay, chooser, guard, lists_known_cards
 from .state import Choice, Frame
 
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
@@ -29,6 +29,7 @@ def normal_summon_used(frame: Frame) -> bool:
 
 
 @chooser
+@lists_known_cards
 def normal_summonable(frame: Frame) -> list[Choice]:
     """Monsters in the hand that can be normal summoned or set, tributes available
     (002 ●主要阶段1「通常召唤」1回合可以进行一次的召唤、生祭召唤). One option search asks it
@@ -44,6 +45,7 @@ def normal_summonable(frame: Frame) -> list[Choice]:
 
 
 @chooser
+@lists_known_cards
 def flip_summonable(frame: Frame) -> list[Choice]:
     """Set monsters that may be flip summoned
     (000 反转***：回合主动把里侧守备表示的怪兽的表示形式改变为表侧攻击表示)."""
@@ -51,12 +53,14 @@ def flip_summonable(frame: Frame) -> list[Choice]:
 
 
 @chooser
+@lists_known_cards
 def special_summonable(frame: Frame) -> list[Choice]:
     """Monsters that can be special summoned by their own procedure (000 特殊***：「サイバー・ドラゴン」等)."""
     return summon.special_summonable(frame.game)
 
 
 @chooser
+@lists_known_cards
 def position_changeable(frame: Frame) -> list[Choice]:
     """Monsters whose battle position the turn player may change
     (002 ●主要阶段1【场上怪兽的表示形式变更】)."""
@@ -100,6 +104,7 @@ def change_position(frame: Frame) -> None:
 
 
 @chooser
+@lists_known_cards
 def settable_spell_traps(frame: Frame) -> list[Choice]:
     """Spell and trap cards in the hand, while a spell/trap zone is free
     (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
@@ -114,6 +119,7 @@ def set_spell_trap(frame: Frame) -> None:
 
 
 @chooser
+@lists_known_cards
 def tribute_candidates(frame: Frame) -> list[Choice]:
     """The monsters the summoning player may tribute (000 【怪兽通常***…】２)."""
     return summon.tribute_candidates(frame.game)

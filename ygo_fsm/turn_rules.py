@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import durations, events, operations
 from .cards import Cause, Duration, Event
 from .game import PROFILE_RULES, TurnEffect
-from .registry import _applies, callback, cards_stay, chooser, guard
+from .registry import _applies, callback, cards_stay, chooser, guard, lists_known_cards
 from .state import Choice, Frame, GameState
 
 # --- turn -----------------------------------------------------------------------------
@@ -188,6 +188,7 @@ def hand_over_limit(frame: Frame) -> bool:
 
 
 @chooser
+@lists_known_cards
 def discard_choices(frame: Frame) -> list[Choice]:
     """The turn player chooses the cards to discard down to the limit one at a time
     (000 ●エンドフェイズ【３】选择手卡丢弃): any named card in hand not chosen yet, or ``unnamed``
