@@ -1,6 +1,7 @@
-"""Choosers that list only cards the acting player may know (``registry.KNOWN_TO_ACTOR``): their own
-hand and field, face-down cards included — a player may look at their own hand and Set cards, never
-at a deck nor at the opponent's hand or face-down cards (Yugipedia "Look"; :func:`ygo_fsm.hiding.known_to`).
+"""Choosers that list only the turn player's own hand and field cards (``registry.KNOWN_TO_ACTOR``),
+face-down cards included, which the turn player may know: a player may look at their own hand and Set
+cards, never at a deck nor at the opponent's hand or face-down cards (Yugipedia "Look";
+:func:`ygo_fsm.hiding.known_to`).
 ``Duel.legal_actions()`` does not look up the cards of such options, so the declaration is checked
 against masking itself at every decision of random full duels."""
 
@@ -18,8 +19,8 @@ from ygo_fsm.views import hidden_among, key_uids
 
 
 def _play_checking(duel: Duel, seed: int, decisions: int) -> Counter[str]:
-    """Random play; at each decision, every option listed by a chooser of KNOWN_TO_ACTOR names no card
-    hidden from the player offered it, and the actions offered are those a full lookup masks. Returns
+    """Random play; at each decision, every option a chooser of KNOWN_TO_ACTOR lists for the turn
+    player names no card hidden from them, and the actions offered are those a full lookup masks. Returns
     how many options each chooser listed."""
     listed: Counter[str] = Counter()
     choose = random.Random(seed).choice
@@ -29,16 +30,19 @@ def _play_checking(duel: Duel, seed: int, decisions: int) -> Counter[str]:
         options = duel._options()
         for holder, _, transition, option in options:
             name = transition.spec.choices
-            if option is None or name not in KNOWN_TO_ACTOR:
-                continue
+            if option is None or name not in KNOWN_TO_ACTOR or holder != duel.turn_player:
+                continue  # (offered to the other player, the cards are looked up)
             listed[name] += 1
             hidden = hidden_among(duel.game, holder, key_uids(option.key))
             assert not hidden, (f"{name} offered {holder} {option.key!r} in {duel.state}, naming "
                                 f"{sorted(hidden)} hidden from them")
         actions = duel.legal_actions()
         full = duel._hidden_in_options(options) if any(o is not None for _, _, _, o in options) else {}
-        if not full:  # nothing hidden: the judge's actions, however they were found
-            assert actions == duel.legal_actions(judge=True)
+        judge = duel.legal_actions(judge=True)
+        if full:  # a key names a hidden card: masked by its place
+            assert actions != judge
+        else:  # nothing hidden: the judge's actions, however they were found
+            assert actions == judge
         duel.apply(choose(actions))
     return listed
 

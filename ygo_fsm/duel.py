@@ -135,11 +135,12 @@ class Duel(DuelValue):
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
+        turn_player = bool(options) and options[0][0] == self.game.turn_player
         for _, _, transition, option in options:
-            if option is not None and not transition.names_known_cards:
+            if option is not None and not (turn_player and transition.names_known_cards):
                 hidden = self._hidden_in_options(options)
                 break
-        else:  # no option names a card, or each names only cards the player knows (registry.KNOWN_TO_ACTOR)
+        else:  # no option names a card, or each only the turn player's own hand and field (registry.KNOWN_TO_ACTOR)
             hidden = {}
         if not hidden:  # no option names a card hidden from the player: the judge's keys and labels
             actions = [offered_action(t.event_name, player, c.key if c else None, c.label if c else "")

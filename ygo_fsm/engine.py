@@ -159,7 +159,7 @@ class CompiledTransition:
     enters: tuple[tuple[str, str], ...] = ()
     """The machines entering its destination starts, outermost first: (machine id, initial state)."""
     names_known_cards: bool = False
-    """Its chooser lists only cards the player who must act may know (:data:`~ygo_fsm.registry.KNOWN_TO_ACTOR`)."""
+    """Its chooser lists only the turn player's own hand and field cards (:data:`~ygo_fsm.registry.KNOWN_TO_ACTOR`)."""
     event_name: str = ""
     """Its event (``spec.event``), looked up once."""
     record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")

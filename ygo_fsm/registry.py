@@ -69,11 +69,12 @@ decision that each of them lists nothing whenever the player has no effect of it
 
 
 KNOWN_TO_ACTOR: set[str] = set()
-"""Choosers whose options name only cards the player who must act may know where they are: their own
-hand and field, face-down cards included (:func:`~ygo_fsm.hiding.known_to`), never a deck card nor a
-card of the opponent's. ``Duel.legal_actions()`` masks nothing in such an option, so it does not look
-the cards up when every option with a choice comes from one of these. A test plays random duels and
-checks at every decision that masking finds no card hidden from that player in any of their options."""
+"""Choosers whose options name only cards of the turn player's own hand and field, face-down cards
+included, which the turn player may know (:func:`~ygo_fsm.hiding.known_to`): never a deck card nor a
+card of the opponent's. Offered to the turn player, such an option masks nothing, so
+``Duel.legal_actions()`` does not look the cards up when every option with a choice comes from one
+of these (offered to the other player, they are looked up). A test plays random duels and checks at
+every decision that masking finds no card hidden from the turn player in any such option."""
 
 
 def lists_known_cards(func: Chooser) -> Chooser:
