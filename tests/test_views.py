@@ -12,6 +12,7 @@ import contextlib
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_chain_properties import setups
@@ -441,6 +442,94 @@ def test_a_sight_keeps_the_zones_an_earlier_one_saw_unchanged_and_sees_the_rest_
     assert a_now == sight(game).zones[0]  # what a fresh sight sees
 
 
+def _zones_read_afresh(game: Any) -> tuple[tuple[tuple[Any, ...], ...], ...]:
+    """Every zone's cards, per player, read from the live lists (no tuple a zone keeps)."""
+    from ygo_fsm.state import ZONE_ATTRIBUTES
+
+    return tuple(tuple(tuple(list(getattr(game.players[p], attribute))) for attribute in ZONE_ATTRIBUTES.values())
+                 for p in ("A", "B"))
+
+
+def _shuffle(cards: list[Any]) -> None:
+    import random
+
+    random.Random(1).shuffle(cards)
+
+
+def _set_slice(cards: list[Any]) -> None:
+    cards[1:3] = cards[2:0:-1]
+
+
+def _delete_first(cards: list[Any]) -> None:
+    del cards[0]
+
+
+def _swap_first_two(cards: list[Any]) -> None:
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+def _add_in_place(cards: list[Any]) -> None:
+    cards += [cards[0]]
+
+
+def _double(cards: list[Any]) -> None:
+    cards *= 2
+
+
+_LIST_CHANGES = {
+    "append": lambda cards: cards.append(cards[0]), "insert": lambda cards: cards.insert(1, cards[-1]),
+    "extend": lambda cards: cards.extend(cards[:2]), "pop": lambda cards: cards.pop(),
+    "pop(0)": lambda cards: cards.pop(0),
+    "remove": lambda cards: cards.remove(cards[1]), "clear": lambda cards: cards.clear(),
+    "sort": lambda cards: cards.sort(key=lambda card: card.uid, reverse=True), "reverse": lambda cards: cards.reverse(),
+    "item": _swap_first_two, "slice": _set_slice, "del": _delete_first, "+=": _add_in_place, "*=": _double,
+    "shuffle": _shuffle,
+}
+
+
+@pytest.mark.parametrize("change", sorted(_LIST_CHANGES))
+def test_a_sight_sees_a_zone_list_changed_from_outside_in_any_way_a_list_changes(change: str) -> None:
+    """What a player may know follows every card that moves (Yugipedia "Look": neither player may look at
+    a deck, each may look at their own hand): a duel changed from outside, by any method that changes a
+    list in place, is masked as its zones are now. A trace's sight after the change holds the cards as
+    the lists hold them, never the ones a zone held before."""
+    from ygo_fsm.views import SightKeeper, sight
+
+    duel = Duel.new_game(["sage_chiron"] * 40, ["reflect_bounder"] * 40, seed=4)
+    game = duel.game
+    keeper = SightKeeper()
+    keeper.see(game)
+    for attribute in ("hand_cards", "deck_cards"):
+        before = keeper.see(game)
+        cards = getattr(game.players["A"], attribute)
+        cards[0] = cards[0]  # the same cards: what a sight holds does not change
+        assert keeper.see(game).zones == before.zones
+        _LIST_CHANGES[change](cards)
+        now = _zones_read_afresh(game)
+        assert now != before.zones
+        assert keeper.see(game).zones == now and sight(game).zones == now, f"{attribute} after {change}"
+
+
+def test_a_sight_sees_a_zone_given_a_new_list() -> None:
+    """A zone whose list is replaced from outside (``player.hand_cards = [...]``) is masked as the new list
+    holds it; the new list goes on being read as the zone (its later changes are seen too)."""
+    from ygo_fsm.views import SightKeeper
+
+    duel = Duel.new_game(["sage_chiron"] * 40, ["reflect_bounder"] * 40, seed=4)
+    game, keeper = duel.game, SightKeeper()
+    keeper.see(game)
+    a = game.players["A"]
+    a.hand_cards = list(reversed(a.hand_cards))
+    assert keeper.see(game).zones == _zones_read_afresh(game)
+    a.hand_cards.append(a.deck_cards.pop())
+    assert keeper.see(game).zones == _zones_read_afresh(game)
+    b = game.players["B"]
+    a.monsters = b.hand_cards  # another player's list: copied, so B's hand is still B's alone
+    b.hand_cards.pop()
+    assert keeper.see(game).zones == _zones_read_afresh(game)
+    assert len(a.monsters) == len(b.hand_cards) + 1
+
+
 def test_every_sight_a_trace_keeps_is_what_a_fresh_sight_sees_at_that_moment(monkeypatch: Any) -> None:
     """A row's sight is what masking reads of the game just after its transition, whether it shares
     the zones of the sight before or not: in random duels with effects, saved and loaded and copied
@@ -458,6 +547,7 @@ def test_every_sight_a_trace_keeps_is_what_a_fresh_sight_sees_at_that_moment(mon
         before = keeper.last
         seen = see(keeper, game)
         assert seen == sight(game), "a kept sight differs from what the game shows now"
+        assert seen.zones == _zones_read_afresh(game), "a kept sight differs from the zone lists now"
         checked["sights"] += 1
         checked["shared"] += before is not None and seen.zones is before.zones
         return seen

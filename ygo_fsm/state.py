@@ -14,14 +14,20 @@ because the rules change it in place and a duel is copied often (an explorer cop
 node): a frozen value would be rebuilt on every change. Its one canonical, validated form is
 the JSON document of :mod:`ygo_fsm.snapshot` (``Duel.to_json()``), which defines equality
 and the state key.
+
+Each zone's cards are a :class:`ZoneList`: a ``list``, read and changed in place like one (rules,
+tests and callers append, pop, remove and shuffle), which also keeps a tuple of its cards until it
+next changes. What masking reads of a moment (:func:`ygo_fsm.views.sight`, one per trace row) is
+those tuples, so a zone that did not change is neither copied nor compared. A list assigned to a
+zone (``player.hand_cards = [...]``) is copied into a new :class:`ZoneList`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
-from typing import Any, Literal
+from typing import Any, Literal, Self, SupportsIndex
 
 from .cards import CardSpec, Event, SpecialSummonCost
 from .game import (
@@ -146,6 +152,94 @@ ZONE_ATTRIBUTES: dict[Zone, str] = dict(zip(Zone, _ZONE_LISTS, strict=True))
 """The :class:`PlayerState` attribute holding each zone's cards."""
 _ZONE_LISTS_OF = attrgetter(*_ZONE_LISTS)
 """A player's zone lists, in :data:`ZONE_ATTRIBUTES` order."""
+_ZONE_NAMES = frozenset(_ZONE_LISTS)
+
+
+class _KeptZones:
+    """A player's zone tuples (:meth:`PlayerState.zone_tuples`) while no zone changes: ``None`` after one did."""
+
+    __slots__ = ("zones",)
+
+    def __init__(self) -> None:
+        self.zones: tuple[tuple[CardInstance, ...], ...] | None = None
+
+
+class ZoneList(list[CardInstance]):
+    """One zone's cards in order: a ``list`` (read and changed like one), which keeps a tuple of its
+    cards from the moment it is first asked for until the list next changes, and tells its player's
+    :meth:`PlayerState.zone_tuples` when it changes. Every method that changes a list in place is
+    one that forgets; slicing or copying one gives a plain list."""
+
+    __slots__ = ("_cards", "_kept")
+
+    def __init__(self, cards: Iterable[CardInstance] = (), kept: _KeptZones | None = None) -> None:
+        list.__init__(self, cards)
+        self._cards: tuple[CardInstance, ...] | None = None
+        self._kept = _KeptZones() if kept is None else kept
+
+    def cards(self) -> tuple[CardInstance, ...]:
+        """Its cards now, as a tuple: the same tuple until the list changes."""
+        cards = self._cards
+        if cards is None:
+            cards = self._cards = tuple(self)
+        return cards
+
+    def _forget(self) -> None:
+        self._cards = None
+        self._kept.zones = None
+
+    def append(self, card: CardInstance) -> None:
+        list.append(self, card)
+        self._cards = None
+        self._kept.zones = None
+
+    def insert(self, index: SupportsIndex, card: CardInstance) -> None:
+        list.insert(self, index, card)
+        self._forget()
+
+    def extend(self, cards: Iterable[CardInstance]) -> None:
+        list.extend(self, cards)
+        self._forget()
+
+    def pop(self, index: SupportsIndex = -1) -> CardInstance:
+        card: CardInstance = list.pop(self, index)
+        self._forget()
+        return card
+
+    def remove(self, card: CardInstance) -> None:
+        list.remove(self, card)
+        self._cards = None
+        self._kept.zones = None
+
+    def clear(self) -> None:
+        list.clear(self)
+        self._forget()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        list.sort(self, *args, **kwargs)
+        self._forget()
+
+    def reverse(self) -> None:
+        list.reverse(self)
+        self._forget()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        list.__setitem__(self, index, value)
+        self._forget()
+
+    def __delitem__(self, index: Any) -> None:
+        list.__delitem__(self, index)
+        self._forget()
+
+    def __iadd__(self, cards: Iterable[CardInstance]) -> Self:  # type: ignore[override,misc]
+        list.extend(self, cards)
+        self._forget()
+        return self
+
+    def __imul__(self, times: SupportsIndex) -> Self:
+        list.__imul__(self, times)
+        self._forget()
+        return self
 
 
 class PlayerState:
@@ -155,27 +249,52 @@ class PlayerState:
     the named cards are in the zone lists (``hand_cards``, ``monsters``, ``spell_traps`` …).
     """
 
-    __slots__ = ("lp", "_hand", "_deck", "_graveyard", "hand_limit", *_ZONE_LISTS)
+    __slots__ = ("lp", "_hand", "_deck", "_graveyard", "hand_limit", "_kept", *_ZONE_LISTS)
+    _kept: _KeptZones
+    """The zone tuples kept while no zone changes (:meth:`zone_tuples`), shared with its :class:`ZoneList` s."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        state = object.__new__(cls)
+        object.__setattr__(state, "_kept", _KeptZones())  # however it is made (copy, snapshot, pickle)
+        return state
 
     def __init__(self, setup: PlayerSetup, player: str = "A") -> None:
+        kept = self._kept
         self.lp = setup.lp
         self._hand = setup.unnamed_hand
         self._deck = setup.unnamed_deck
         self._graveyard = setup.graveyard
         self.hand_limit = setup.hand_limit
-        self.hand_cards: list[CardInstance] = []
-        self.monsters: list[CardInstance] = []
-        self.spell_traps: list[CardInstance] = []
-        self.graveyard_cards: list[CardInstance] = []
-        self.deck_cards: list[CardInstance] = []
-        self.banished: list[CardInstance] = []
-        self.lingering: list[CardInstance] = []
-        self.field_spells: list[CardInstance] = []
+        self.hand_cards: list[CardInstance] = ZoneList((), kept)
+        self.monsters: list[CardInstance] = ZoneList((), kept)
+        self.spell_traps: list[CardInstance] = ZoneList((), kept)
+        self.graveyard_cards: list[CardInstance] = ZoneList((), kept)
+        self.deck_cards: list[CardInstance] = ZoneList((), kept)
+        self.banished: list[CardInstance] = ZoneList((), kept)
+        self.lingering: list[CardInstance] = ZoneList((), kept)
+        self.field_spells: list[CardInstance] = ZoneList((), kept)
         """The Field Zone (at most one card)."""
         for index, monster in enumerate(setup.monsters):
             self.monsters.append(CardInstance(
                 monster_uid(player, index), player, name=monster.name, atk=monster.atk,
                 defence=monster.defence, level=monster.level, position=monster.position, face_up=monster.face_up))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _ZONE_NAMES:  # a zone's list is one of this player's ZoneLists (a list given is copied into one)
+            kept = self._kept
+            if type(value) is not ZoneList or value._kept is not kept:
+                value = ZoneList(value, kept)
+            kept.zones = None
+        object.__setattr__(self, name, value)
+
+    def zone_tuples(self) -> tuple[tuple[CardInstance, ...], ...]:
+        """The cards of each zone, in :data:`ZONE_ATTRIBUTES` order: the same tuples until a zone changes."""
+        kept = self._kept
+        zones = kept.zones
+        if zones is None:
+            zones = kept.zones = tuple([cards.cards() if cards._cards is None else cards._cards
+                                        for cards in _ZONE_LISTS_OF(self)])  # (ZoneList.cards, inlined)
+        return zones
 
     def zone_list(self, zone: Zone) -> list[CardInstance]:
         cards: list[CardInstance] = getattr(self, ZONE_ATTRIBUTES[zone])
@@ -215,16 +334,17 @@ class PlayerState:
 
     def copy(self) -> PlayerState:
         clone = PlayerState.__new__(PlayerState)
+        kept = clone._kept
         clone.lp, clone._hand, clone._deck, clone._graveyard = self.lp, self._hand, self._deck, self._graveyard
         clone.hand_limit = self.hand_limit
-        clone.hand_cards = [card.copy() for card in self.hand_cards]
-        clone.monsters = [card.copy() for card in self.monsters]
-        clone.spell_traps = [card.copy() for card in self.spell_traps]
-        clone.graveyard_cards = [card.copy() for card in self.graveyard_cards]
-        clone.deck_cards = [card.copy() for card in self.deck_cards]
-        clone.banished = [card.copy() for card in self.banished]
-        clone.lingering = [card.copy() for card in self.lingering]
-        clone.field_spells = [card.copy() for card in self.field_spells]
+        clone.hand_cards = ZoneList([card.copy() for card in self.hand_cards], kept)
+        clone.monsters = ZoneList([card.copy() for card in self.monsters], kept)
+        clone.spell_traps = ZoneList([card.copy() for card in self.spell_traps], kept)
+        clone.graveyard_cards = ZoneList([card.copy() for card in self.graveyard_cards], kept)
+        clone.deck_cards = ZoneList([card.copy() for card in self.deck_cards], kept)
+        clone.banished = ZoneList([card.copy() for card in self.banished], kept)
+        clone.lingering = ZoneList([card.copy() for card in self.lingering], kept)
+        clone.field_spells = ZoneList([card.copy() for card in self.field_spells], kept)
         return clone
 
     @property
@@ -717,8 +837,9 @@ class GameState:
         cards that applied "this turn" (「ラストバトル！」's End Phase) are over: those cards go to
         the graveyard."""
         for state in self.players.values():
-            state.graveyard_cards.extend(state.lingering)
-            state.lingering.clear()
+            if state.lingering:
+                state.graveyard_cards.extend(state.lingering)
+                state.lingering.clear()
         self.turn += 1
         self.turn_player, self.opponent = self.opponent, self.turn_player
 

@@ -34,7 +34,7 @@ from typing import NamedTuple, TypeVar
 from .game import PLAYERS, Zone
 from .hiding import HIDING_ZONES, Hidden, hidden_from, hidden_of, known_to, place_ref, place_text
 from .observation import CardView, ChainLinkView, Observation, PlayerView, observe
-from .state import _ZONE_LISTS_OF, ZONE_ATTRIBUTES, CardInstance, GameState, PlayerState
+from .state import ZONE_ATTRIBUTES, CardInstance, GameState, PlayerState
 
 __all__ = [
     "CardView",
@@ -103,7 +103,7 @@ def sight(game: GameState, before: Sight | None = None) -> Sight:
     game, its tuples are kept instead of new equal ones, and where nothing differs ``before`` itself
     is the sight: a trace's sights share what did not change."""
     a, b = game.players["A"], game.players["B"]
-    zones_a, zones_b = tuple(map(tuple, _ZONE_LISTS_OF(a))), tuple(map(tuple, _ZONE_LISTS_OF(b)))
+    zones_a, zones_b = a.zone_tuples(), b.zone_tuples()
     if before is None:
         return Sight((zones_a, zones_b), (_face_ups(a), _face_ups(b)), _summoned(game))
     return _unless_same(before, _kept(zones_a, before.zones[0]), _kept(zones_b, before.zones[1]), game)
@@ -151,62 +151,39 @@ def _kept(now: tuple[tuple[_T, ...], ...], before: tuple[tuple[_T, ...], ...]) -
 
 class SightKeeper:
     """Takes a trace's sights one after another: each is :func:`sight` of the game with the one
-    before, but a zone whose list holds the very cards it held at the sight before is not copied
-    again. A list copy of each zone is kept beside the newest sight to tell which: comparing two
-    lists compares their references, so an unchanged zone (a deck of 35 cards) is never copied nor
-    its cards touched. The copies are never changed in place, so a copy of the keeper may share them."""
+    before. A player's zones are read as :meth:`~ygo_fsm.state.PlayerState.zone_tuples` gives them,
+    the same tuples until a zone changes, so an unchanged zone (a deck of 35 cards) is neither
+    copied nor compared, and where nothing changed the sight before is the sight."""
 
-    __slots__ = ("last", "_copies")
+    __slots__ = ("last",)
 
     def __init__(self) -> None:
         self.last: Sight | None = None
         """The newest sight taken."""
-        self._copies: tuple[tuple[list[CardInstance], ...], ...] = ()
-        """Per player, a copy of each zone list as :attr:`last` saw it."""
 
     def copy(self) -> SightKeeper:
         """A keeper that goes on from the same sight."""
         clone = SightKeeper()
-        clone.last, clone._copies = self.last, self._copies
+        clone.last = self.last
         return clone
 
     def see(self, game: GameState) -> Sight:
         """What masking reads of ``game`` now: equal to :func:`sight` of it, sharing the zone tuples
         the sight before holds where a zone's cards did not change (that sight itself where nothing did)."""
-        a, b = game.players["A"], game.players["B"]
-        live_a, live_b = _ZONE_LISTS_OF(a), _ZONE_LISTS_OF(b)
         last = self.last
         if last is None:
             seen = self.last = sight(game)
-            self._copies = (tuple([cards[:] for cards in live_a]), tuple([cards[:] for cards in live_b]))
             return seen
-        (kept_a, kept_b), (copies_a, copies_b) = last.zones, self._copies
-        zones_a, zones_b = kept_a, kept_b
-        if live_a != copies_a:
-            zones_a, copies_a = _renewed(live_a, copies_a, kept_a)
-        if live_b != copies_b:
-            zones_b, copies_b = _renewed(live_b, copies_b, kept_b)
+        a, b = game.players["A"], game.players["B"]
+        zones_a, zones_b = a._kept.zones, b._kept.zones
+        if zones_a is None:
+            zones_a = a.zone_tuples()
+        if zones_b is None:
+            zones_b = b.zone_tuples()
         seen = _unless_same(last, zones_a, zones_b, game)
         if seen is not last:
-            self.last, self._copies = seen, (copies_a, copies_b)
+            self.last = seen
         return seen
-
-
-def _renewed(live: tuple[list[CardInstance], ...], copies: tuple[list[CardInstance], ...],
-             kept: tuple[tuple[CardInstance, ...], ...]) -> tuple[tuple[tuple[CardInstance, ...], ...],
-                                                                  tuple[list[CardInstance], ...]]:
-    """One player's zones now and the copies of their lists: ``kept``'s tuple and the copy where a
-    zone's list equals its copy, a new tuple and a new copy where it does not."""
-    zones: list[tuple[CardInstance, ...]] = []
-    lists: list[list[CardInstance]] = []
-    for cards, copy, old in zip(live, copies, kept, strict=True):
-        if cards == copy:
-            zones.append(old)
-            lists.append(copy)
-        else:
-            zones.append(tuple(cards))
-            lists.append(cards[:])
-    return tuple(zones), tuple(lists)
 
 
 _FACE_UP = attrgetter("face_up")
