@@ -30,7 +30,10 @@ def unequipped(game: GameState) -> list[CardInstance]:
     """Face-up Equip Spells on the field equipped to no monster now, their activation no longer on
     the chain, and not already due to leave once the chain has resolved (an Equip Spell whose
     activation was negated goes to the GY then, not destroyed: Yugipedia "Negate")."""
-    equips = [card for state in game.players.values() for card in state.spell_traps
+    players = game.players
+    if not players["A"].spell_traps and not players["B"].spell_traps:
+        return []  # no Spell/Trap on the field (the engine asks after every transition that may move a card)
+    equips = [card for state in players.values() for card in state.spell_traps
               if card.face_up and is_equip_spell(card)]
     if not equips:
         return equips
