@@ -56,7 +56,10 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     Each deck is played with auto-pass off (every forced ``pass`` is a decision) and on (a player
     whose only legal action is ``pass`` passes without being asked), and with auto-pass on once more
     keeping no trace (``…_no_trace``: ``Duel(trace=False)``, as the agents' environment plays;
-    the duels are the same). ``duels_per_s`` counts setup
+    the duels are the same). Each setting's duels are played ``--repeats`` times, the very same duels
+    each time, and the figures are the quickest run's (``runs``), as (b) and (c) keep their best:
+    a single run on a machine shared with other work measures the load as much as the engine.
+    ``duels_per_s`` counts setup
     (building the :class:`Setup` and creating the duel), play and teardown (dropping the duel once it
     is over: ``teardown_ms_per_duel``, timed on its own so that it is not in the next duel's setup),
     ``duels_per_s_play`` play only;
@@ -68,7 +71,7 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     versions (``make bench-compare``, whose default ``REF`` is that engine), not asserted here.
     Each setting's duels are also replayed through (c)'s dict-dispatch table, each from its own
     setup: ``dispatch_us_per_transition`` (best of ``--repeats``) and ``dispatch_ratio``, the duels'
-    ``us_per_transition`` (one run, the agents' choices included) over it — (c)'s ratio on these very
+    ``us_per_transition`` (the quickest run, the agents' choices included) over it — (c)'s ratio on these very
     transitions, beside (c)'s own ``agents_ratio``, which stays the agents' issue's figure;
     ``meets_agents_ratio`` says whether it is within that issue's 3×.
 
@@ -200,7 +203,7 @@ def run_benchmark(*, seed: int = DEFAULT_SEED, turns: int = DEFAULT_TURNS, duels
     dispatch["meets_targets"] = {"ratio": ratio <= TARGETS["ratio"], "agents_ratio": ratio <= AGENTS_RATIO}
     state = measure_state(seed, repeats=repeats, setup=setup)
     rendering = measure_render(list(rulebook.specs.values())) if render else None
-    full = measure_full_duels(full_duels, seed) if full_duels > 0 else None
+    full = measure_full_duels(full_duels, seed, repeats) if full_duels > 0 else None
     environment = measure_environment(full_duels, seed) if full_duels > 0 else None
     notes = [
         "Targets are measured and reported, never asserted; timings depend on the machine.",
