@@ -58,6 +58,11 @@ class DuelsResult:
     turns: int = 0
     winners: dict[str, int] = field(default_factory=dict)
 
+    @property
+    def total_s(self) -> float:
+        """Setup, play and teardown: the elapsed time ``duels_per_s`` divides by."""
+        return self.setup_s + self.play_s + self.teardown_s
+
 
 Recorded = tuple[Setup, list[Step], dict[str, Any]]
 """A duel played: its setup, the steps it took (as random play records them) and its final game data."""
@@ -150,11 +155,11 @@ def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED
                 again = play_full_duels(deck, count, seed, auto_pass=auto_pass, trace=trace)
                 if again.transitions != run.transitions:
                     raise RuntimeError(f"{name}: a second run of the same seeded duels took other transitions")
-                if again.setup_s + again.play_s + again.teardown_s < run.setup_s + run.play_s + run.teardown_s:
+                if again.total_s < run.total_s:
                     run = again
             if recorded is not None:  # the same duels, with or without a trace: the same transitions
                 dispatch = replay_full_duels(recorded, repeats)
-            total = run.setup_s + run.play_s + run.teardown_s
+            total = run.total_s
             us_per_transition = run.play_s / max(1, run.transitions) * 1e6
             ratio = round(us_per_transition / dispatch["us_per_transition"], 2)
             figures[f"{name}_auto_pass_{'on' if auto_pass else 'off'}{'' if trace else '_no_trace'}"] = {
