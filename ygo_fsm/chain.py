@@ -108,11 +108,16 @@ def current_tier(game: GameState) -> Tier | None:
         return None
     while window.tiers:
         tier = window.tiers[0]
-        tier.entries = [(uid, i) for uid, i in tier.entries if _still_activatable(game, tier.player, uid, i)]
+        tier.entries = _activatable(game, tier)
         if tier.entries:
             return tier
         window.tiers.pop(0)
     return None
+
+
+def _activatable(game: GameState, tier: Tier) -> list[tuple[str, int]]:
+    # a function of its own, so that current_tier makes no closure cells on every call
+    return [(uid, i) for uid, i in tier.entries if _still_activatable(game, tier.player, uid, i)]
 
 
 def tier_choices(game: GameState) -> list[Choice]:

@@ -338,6 +338,12 @@ class Duel(DuelValue):
                 holder, level, transition, option = options[index]
                 self._take_action(holder, level, transition, option.key if option else None)
                 return
+        self._apply_named(action, name, player, choice, options)
+
+    def _apply_named(self, action: Action | str, name: str, player: str | None, choice: str | None,
+                     options: list[Option]) -> None:
+        """:meth:`apply` for an action that is not one of those just offered as they were offered: found
+        by its name and option (or refused), as :meth:`apply` says."""
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):
             hidden = self._hidden_in_options(options)  # the option named by a hidden card's place
             choice = next((o.key for _, _, _, o in options if o is not None and mask_key(o.key, hidden) == choice),

@@ -45,7 +45,7 @@ from .cards import (
 )
 from .continuous import destruction_determined
 from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
-from .in_play import SET_ZONES, effects_of_sort
+from .in_play import SET_ZONES, EffectInPlay, effects_of_sort
 from .in_play import effects_of as effects_of  # a public name of this module before ygo_fsm.in_play
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState, Link
@@ -459,13 +459,17 @@ def pending_phase_effects(game: GameState, player: str) -> bool:
     key = ("pending_phase_effects", player)
     if scans is not None and key in scans:
         return bool(scans[key])
-    pending = bool(game.expiring and expiring_now(game, player)) or any(
-        effect.mandatory and _phase_effect_pending(game, card, index, effect)
-        and conditions_hold(game, player, zone, card, effect)
-        for zone, card, index, effect in phase_effects)
+    pending = bool(game.expiring and expiring_now(game, player)) or _phase_effect_due(game, player, phase_effects)
     if scans is not None:
         scans[key] = pending
     return pending
+
+
+def _phase_effect_due(game: GameState, player: str, phase_effects: list[EffectInPlay]) -> bool:
+    # a function of its own, so that pending_phase_effects makes no closure cells on every call
+    return any(effect.mandatory and _phase_effect_pending(game, card, index, effect)
+               and conditions_hold(game, player, zone, card, effect)
+               for zone, card, index, effect in phase_effects)
 
 
 def is_phase_choice(game: GameState, key: str) -> bool:

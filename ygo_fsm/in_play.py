@@ -161,7 +161,13 @@ def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPla
             return cached  # type: ignore[return-value]
     found = effects_of(game, player)
     if found:
-        found = [entry for entry in found if sort in _sorts_of(entry[3])]
+        found = _of_sort(found, sort)
     if scans is not None:
         scans[key] = found
     return found
+
+
+def _of_sort(found: list[EffectInPlay], sort: str) -> list[EffectInPlay]:
+    # a function of its own: a comprehension in effects_of_sort would make ``sort`` a closure cell,
+    # made on every call under Python 3.11, where nearly every call finds its list kept
+    return [entry for entry in found if sort in _sorts_of(entry[3])]

@@ -139,6 +139,15 @@ def auto_pass_players(auto_pass: bool | Iterable[str]) -> frozenset[str]:
     return players
 
 
+# own functions: a comprehension in the option search or settling makes closure cells of what it reads (3.11)
+def _with_choices(holder: str, level: int, transition: CompiledTransition, choices: list[Choice]) -> list[Option]:
+    return [(holder, level, transition, choice) for choice in choices]
+
+
+def _enabled(transitions: Iterable[CompiledTransition], frame: Frame) -> list[CompiledTransition]:
+    return [t for t in transitions if t.check is None or t.check(frame)]
+
+
 class DuelRuntime:
     """The runtime around one :class:`~ygo_fsm.state.GameState`: the frames, the options of the
     player who must act, taking transitions and settling, the history and the trace records.
@@ -372,7 +381,7 @@ class DuelRuntime:
                     elif sort_keys is None or card_scans.get(sort_keys[holder], True):  # (engine.PlanEntry)
                         listed = chooser(frame)
                         if listed:
-                            options.extend([(holder, level, transition, choice) for choice in listed])
+                            options += _with_choices(holder, level, transition, listed)
                 continue
             here: list[str] | None = None
             for transition, event, check, chooser, sort_keys in entries:
@@ -396,7 +405,7 @@ class DuelRuntime:
                 if chosen is None:
                     options.append((holder, level, transition, None))
                 else:
-                    options.extend([(holder, level, transition, choice) for choice in chosen])
+                    options += _with_choices(holder, level, transition, chosen)
             if here is not None:
                 if handled is None:
                     handled = set(here)
@@ -477,8 +486,6 @@ class DuelRuntime:
                               tuple(narration) if narration else (), auto, context, seen))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
-        if not self.game.chain:
-            return ()
         return tuple({"number": link.number, "card": link.name, "controller": link.controller,
                       "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
                      for link in self.game.chain)
@@ -523,10 +530,9 @@ class DuelRuntime:
                     check = engine.check
                     if check is None or check(frame):
                         if chosen is not None:
-                            enabled = [t for t in here.engine if t.check is None or t.check(frame)]
                             raise EngineError(f"{self.state}: engine transitions "
-                                              f"{', '.join(t.spec.id for t in enabled)} are enabled together "
-                                              "with no declared precedence")
+                                              f"{', '.join(t.spec.id for t in _enabled(here.engine, frame))} "
+                                              "are enabled together with no declared precedence")
                         chosen = engine
             if chosen is not None:
                 if taken > limit:
@@ -549,7 +555,7 @@ class DuelRuntime:
                             done = [candidate]
                             break
                 else:
-                    done = [t for t in outer.done if t.check is None or t.check(parent)]
+                    done = _enabled(outer.done, parent)
                 if len(done) != 1:
                     problem = "no" if not done else "more than one"
                     raise EngineError(f"{self.state}.{frame.state}: {problem} '{DONE_EVENT}' transition "

@@ -873,6 +873,11 @@ class GameState:
         players = self.players
         if self.is_over or (not cannot_draw and players["A"].lp > 0 and players["B"].lp > 0):
             return
+        self._judge(cannot_draw)
+
+    def _judge(self, cannot_draw: tuple[str, ...]) -> None:
+        """:meth:`check_lp` once a player may have lost (a method of its own: its comprehensions would
+        otherwise make closure cells on every call of ``check_lp``, nearly all of which return at once)."""
         out_of_lp = [p for p in PLAYERS if self.players[p].lp <= 0]
         for player in out_of_lp:
             self.players[player].lp = 0

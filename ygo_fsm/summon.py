@@ -86,7 +86,10 @@ def special_summonable(game: GameState) -> list[Choice]:
     """Monsters in the hand whose own procedure allows a special summon now (000 特殊***)."""
     player, opponent = game.players[game.turn_player], game.players[game.opponent]
     choices: list[Choice] = []
-    if not any(card.card is not None and card.card.special_summon_procedure for card in player.hand_cards):
+    for card in player.hand_cards:
+        if card.card is not None and card.card.special_summon_procedure:
+            break
+    else:
         return choices  # no monster in the hand has a procedure of its own
     if special_summons_forbidden(game):
         return choices
