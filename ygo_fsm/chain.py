@@ -42,11 +42,11 @@ from .effects import (
 )
 from .events import emit, face_of, last_happened
 from .game import Zone
-from .in_play import effects_of_sort
+from .in_play import EffectInPlay, effects_of_sort
 from .legality import ON_FIELD_KINDS, needs_card_on_field, on_field
 from .maintenance import handle_maintenance
 from .operations import discard, run_operation, to_graveyard
-from .state import CardInstance, Choice, GameState, Link, Tier, Window
+from .state import CardInstance, Choice, GameState, Link, Occurrence, Tier, Window
 from .targeting import target_gone
 
 
@@ -61,10 +61,17 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
     window.ignition_allowed = (in_main_phase(game) and not window.restricted
                                and (not after_chain or game.last_action_summon))
     players = (game.turn_player, game.opponent)
-    triggers = [effects_of_sort(game, player, "trigger") for player in players] if events else [[], []]
-    if not (triggers[0] or triggers[1]):
-        game.window = window  # nothing happened, or no trigger on either side: no tier to sort
-        return
+    triggers = [effects_of_sort(game, players[0], "trigger"), effects_of_sort(game, players[1], "trigger")] \
+        if events else [[], []]  # not a comprehension: it would make a closure cell of ``game`` on every call
+    if triggers[0] or triggers[1]:
+        _sort_triggers(game, window, events, players, triggers)
+    game.window = window  # else nothing happened, or no trigger on either side: no tier to sort
+
+
+def _sort_triggers(game: GameState, window: Window, events: list[Occurrence], players: tuple[str, str],
+                   triggers: list[list[EffectInPlay]]) -> None:
+    """Put the triggers of ``players`` that met ``events`` into ``window``'s tiers (:func:`open_window`; a
+    function of its own, as its comprehensions would make closure cells on every call of that one)."""
     tiers = {(p, m): Tier(p, m, []) for p in players for m in (True, False)}
     last = last_happened(events)
     for player, found in zip(players, triggers, strict=True):
@@ -85,7 +92,6 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
             tiers[(player, effect.mandatory)].entries.append((card.uid, index))
     order = [(game.turn_player, True), (game.opponent, True), (game.turn_player, False), (game.opponent, False)]
     window.tiers = [tiers[key] for key in order if tiers[key].entries]
-    game.window = window
 
 
 def close_window(game: GameState) -> None:

@@ -33,6 +33,12 @@ def unequipped(game: GameState) -> list[CardInstance]:
     players = game.players
     if not players["A"].spell_traps and not players["B"].spell_traps:
         return []  # no Spell/Trap on the field (the engine asks after every transition that may move a card)
+    return _unequipped_on_field(game)
+
+
+def _unequipped_on_field(game: GameState) -> list[CardInstance]:
+    # a function of its own: unequipped's comprehensions would make closure cells on its every call
+    players = game.players
     equips = [card for state in players.values() for card in state.spell_traps
               if card.face_up and is_equip_spell(card)]
     if not equips:

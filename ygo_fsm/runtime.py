@@ -462,9 +462,9 @@ class DuelRuntime:
         context = self._context
         if context is None or moves_cards:  # only a transition that may move a card changes these
             a, b = game.players["A"], game.players["B"]
-            context = self._context = (
-                game.turn, game.turn_player, self._chain_snapshot() if game.chain else (), a.lp, b.lp,
-                a._hand + len(a.hand_cards), b._hand + len(b.hand_cards))  # PlayerState.hand, read as it is
+            fresh = (game.turn, game.turn_player, self._chain_snapshot() if game.chain else (), a.lp, b.lp,
+                     a._hand + len(a.hand_cards), b._hand + len(b.hand_cards))  # PlayerState.hand, read as it is
+            context = self._context = context if fresh == context else fresh  # an equal one is shared (fewer kept)
         narration = game.narration
         choice = game.choice
         seen: Sight | tuple[()] = ()
