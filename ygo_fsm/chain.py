@@ -62,7 +62,7 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
                                and (not after_chain or game.last_action_summon))
     players = (game.turn_player, game.opponent)
     triggers = [effects_of_sort(game, players[0], "trigger"), effects_of_sort(game, players[1], "trigger")] \
-        if events else [[], []]  # not a comprehension: it would make a closure cell of ``game`` on every call
+        if events else [[], []]  # not a comprehension: no closure cell (tests/test_hot_paths.py)
     if triggers[0] or triggers[1]:
         _sort_triggers(game, window, events, players, triggers)
     game.window = window  # else nothing happened, or no trigger on either side: no tier to sort
@@ -70,8 +70,8 @@ def open_window(game: GameState, *, restricted: bool, ends_after_chain: bool = F
 
 def _sort_triggers(game: GameState, window: Window, events: list[Occurrence], players: tuple[str, str],
                    triggers: list[list[EffectInPlay]]) -> None:
-    """Put the triggers of ``players`` that met ``events`` into ``window``'s tiers (:func:`open_window`; a
-    function of its own, as its comprehensions would make closure cells on every call of that one)."""
+    """Put the triggers of ``players`` that met ``events`` into ``window``'s tiers (:func:`open_window`,
+    which makes no closure cells (tests/test_hot_paths.py))."""
     tiers = {(p, m): Tier(p, m, []) for p in players for m in (True, False)}
     last = last_happened(events)
     for player, found in zip(players, triggers, strict=True):
@@ -122,7 +122,7 @@ def current_tier(game: GameState) -> Tier | None:
 
 
 def _activatable(game: GameState, tier: Tier) -> list[tuple[str, int]]:
-    # a function of its own, so that current_tier makes no closure cells on every call
+    # of its own: current_tier makes no closure cells (tests/test_hot_paths.py)
     return [(uid, i) for uid, i in tier.entries if _still_activatable(game, tier.player, uid, i)]
 
 

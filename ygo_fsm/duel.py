@@ -338,10 +338,9 @@ class Duel(DuelValue):
                 holder, level, transition, option = options[index]
                 self._take_action(holder, level, transition, option.key if option else None)
                 return
-        self._apply_named(action, name, player, choice, options)
+        self._apply_named(name, player, choice, options)
 
-    def _apply_named(self, action: Action | str, name: str, player: str | None, choice: str | None,
-                     options: list[Option]) -> None:
+    def _apply_named(self, name: str, player: str | None, choice: str | None, options: list[Option]) -> None:
         """:meth:`apply` for an action that is not one of those just offered as they were offered: found
         by its name and option (or refused), as :meth:`apply` says."""
         if choice is not None and options and not any(o is not None and o.key == choice for _, _, _, o in options):

@@ -466,7 +466,7 @@ def pending_phase_effects(game: GameState, player: str) -> bool:
 
 
 def _phase_effect_due(game: GameState, player: str, phase_effects: list[EffectInPlay]) -> bool:
-    # a function of its own, so that pending_phase_effects makes no closure cells on every call
+    # of its own: pending_phase_effects makes no closure cells (tests/test_hot_paths.py)
     return any(effect.mandatory and _phase_effect_pending(game, card, index, effect)
                and conditions_hold(game, player, zone, card, effect)
                for zone, card, index, effect in phase_effects)

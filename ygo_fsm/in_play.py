@@ -168,6 +168,5 @@ def effects_of_sort(game: GameState, player: str, sort: str) -> list[EffectInPla
 
 
 def _of_sort(found: list[EffectInPlay], sort: str) -> list[EffectInPlay]:
-    # a function of its own: a comprehension in effects_of_sort would make ``sort`` a closure cell,
-    # made on every call under Python 3.11, where nearly every call finds its list kept
+    # of its own: effects_of_sort makes no closure cells (tests/test_hot_paths.py)
     return [entry for entry in found if sort in _sorts_of(entry[3])]

@@ -876,8 +876,8 @@ class GameState:
         self._judge(cannot_draw)
 
     def _judge(self, cannot_draw: tuple[str, ...]) -> None:
-        """:meth:`check_lp` once a player may have lost (a method of its own: its comprehensions would
-        otherwise make closure cells on every call of ``check_lp``, nearly all of which return at once)."""
+        """:meth:`check_lp` once a player may have lost (of its own: ``check_lp`` makes no closure cells
+        (tests/test_hot_paths.py))."""
         out_of_lp = [p for p in PLAYERS if self.players[p].lp <= 0]
         for player in out_of_lp:
             self.players[player].lp = 0
