@@ -368,3 +368,25 @@ def test_an_occurrence_is_built_from_its_fields_and_stays_frozen() -> None:
     assert hash(drawn) == hash(Occurrence(Event.drawn, "A", "a1", False, "effect", "", "", "", True))
     with pytest.raises(dataclasses.FrozenInstanceError):
         drawn.player = "B"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("with_trace", [True, False])
+def test_a_loaded_duel_numbers_its_new_records_on_from_the_saved_seq(with_trace: bool) -> None:
+    """DESIGN trace contract: ``seq`` numbers the transitions of the whole duel, one a transition. A duel
+    saved with or without its trace and loaded goes on numbering from the saved ``seq``, and its trace
+    reads the same as the trace of the duel that was not saved (its rows keep no seq of their own)."""
+    rng = random.Random(11)
+    played = Duel.new_game(["sage_chiron"] * 40, ["sage_chiron"] * 40, seed=5)
+    for _ in range(12):
+        played.apply(rng.choice(played.legal_actions()))
+    loaded = Duel.from_json(played.to_json(trace=with_trace))
+    assert len(played.trace) == played.transitions_taken  # read before the save point, as the loaded duel's is
+    saved_seq = played.transitions_taken
+    for _ in range(12):
+        action = rng.choice(played.legal_actions())
+        played.apply(action)
+        loaded.apply(action)
+    new = [r for r in loaded.trace if r.seq > saved_seq]
+    assert [r.seq for r in new] == list(range(saved_seq + 1, played.transitions_taken + 1))
+    assert new == list(played.trace[saved_seq:])
+    assert len(loaded.trace) == (played.transitions_taken if with_trace else len(new))

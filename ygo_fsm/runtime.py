@@ -303,7 +303,8 @@ class DuelRuntime:
         kept = self._records[len(trace) * ROW_WIDTH:]
         if not kept:
             return tuple(trace)
-        trace += records_of_rows(zip(*[iter(kept)] * ROW_WIDTH, strict=True), self._path_base, self.rulebook.runtime)
+        trace += records_of_rows(zip(*[iter(kept)] * ROW_WIDTH, strict=True), self._seq - len(kept) // ROW_WIDTH + 1,
+                                 self._path_base, self.rulebook.runtime)  # a row a transition: the newest is _seq
         self._rows_start_here()
         return tuple(trace)
 
@@ -480,9 +481,8 @@ class DuelRuntime:
             holder = at.role
             if holder is _TRIGGER_PLAYER:
                 holder = game.priority_cache = find_holder(game)
-        # one row, validated into a TraceRecord when the trace is read (:attr:`trace`); the rows are kept
-        # one after another in one list (ROW_WIDTH items each), not as an object each
-        self._records.extend((seq, transition.record_head, actor, holder, level, len(frames), choice,
+        # one row (its seq is its place), a TraceRecord when the trace is read; the rows one after another in one list
+        self._records.extend((transition.record_head, actor, holder, level, len(frames), choice,
                               tuple(narration) if narration else (), auto, context, seen))
 
     def _chain_snapshot(self) -> tuple[dict[str, object], ...]:

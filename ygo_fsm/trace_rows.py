@@ -22,9 +22,10 @@ from .views import Sight, record_views
 if TYPE_CHECKING:
     from .engine import StateRuntime
 
-ROW_WIDTH = 11
+ROW_WIDTH = 10
 """The items of a row: a duel keeps its rows one after another in one list, not as an object each
-(fewer objects for the collector to follow), and reads them back in groups of this many."""
+(fewer objects for the collector to follow), and reads them back in groups of this many. A row's seq
+is not kept: it is its place, as the duel takes one row a transition."""
 
 RowContext = tuple[int, str, tuple[dict[str, object], ...], int, int, int, int]
 """What a row says of the game around its transition: the turn, the turn player, the chain, the LP
@@ -34,13 +35,14 @@ context of the row before, and a player's action takes it anew (the game may hav
 outside before it)."""
 
 
-def records_of_rows(rows: Iterable[tuple[Any, ...]], path_base: tuple[str, ...],
+def records_of_rows(rows: Iterable[tuple[Any, ...]], first_seq: int, path_base: tuple[str, ...],
                     runtime: Mapping[str, Mapping[str, StateRuntime]]) -> list[TraceRecord]:
-    """The records of ``rows``, the first of them starting from the frames' states ``path_base``."""
+    """The records of ``rows``, the first of them numbered ``first_seq`` and starting from the frames'
+    states ``path_base``."""
     records = []
     states = list(path_base)
-    for row in rows:
-        seq, head, actor, holder, level, depth, choice, detail, auto, context, seen = row
+    for seq, row in enumerate(rows, first_seq):
+        head, actor, holder, level, depth, choice, detail, auto, context, seen = row
         turn, turn_player, chain, lp_a, lp_b, hand_a, hand_b = context
         machine, source, dest, event, transition, rule = head
         if isinstance(holder, Role):  # a role read from the seats when the row was kept
