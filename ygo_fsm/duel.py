@@ -135,6 +135,10 @@ class Duel(DuelValue):
         cached = self._view_cache
         if cached is not None and cached[0] is options:
             return list(cached[1])
+        if len(options) == 1 and options[0][3] is None:  # one action naming no card: most often a forced pass
+            player, _, transition, _ = options[0]
+            self._view_cache = (options, (offered_action(transition.event_name, player),))
+            return list(self._view_cache[1])
         turn_player = bool(options) and options[0][0] == self.game.turn_player
         for _, _, transition, option in options:
             if option is not None and not (turn_player and transition.names_known_cards):
@@ -320,13 +324,13 @@ class Duel(DuelValue):
         ``action`` is neither an :class:`Action` nor a string; the duel is then left exactly
         as it was.
         """
-        if not isinstance(action, Action | str):
-            raise TypeError(f"apply() takes an Action or its text (a str), not {type(action).__name__}: "
-                            f"{_short(repr(action))}")
         if isinstance(action, Action):
             name, player, choice = action.name, action.player, action.choice
-        else:
+        elif isinstance(action, str):
             (name, choice), player = Action.parse(action), None
+        else:
+            raise TypeError(f"apply() takes an Action or its text (a str), not {type(action).__name__}: "
+                            f"{_short(repr(action))}")
         options = self._options()
         cached = self._view_cache
         if cached is not None and cached[0] is options:
