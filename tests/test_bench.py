@@ -164,3 +164,32 @@ def test_full_duels_give_the_quickest_of_identical_runs(monkeypatch: pytest.Monk
     for name in ("vanilla", "mixed"):
         for setting in ("auto_pass_off", "auto_pass_on", "auto_pass_on_no_trace"):
             assert full[f"{name}_{setting}"]["duels_per_s"] == 1.0  # one duel in the quickest run's 1 s
+
+
+def test_full_duels_pair_each_run_with_a_replay_and_give_the_median_ratio(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(f)'s ``dispatch_ratio``: each run of a setting is followed by one replay of the same transitions,
+    and the ratio is the median of the runs' ratios to their own replays (not the quickest run's over
+    the quickest replay's, ``dispatch_ratio_of_bests``): here three runs of 3, 1 and 2 units a transition
+    are paired with replays of 1, 1 and 0.5 units, ratios 3, 1 and 4, median 3; the bests give 1 / 0.5 = 2."""
+    from ygo_fsm import bench_duels
+
+    real = bench_duels.play_full_duels
+    times = iter([3.0, 1.0, 2.0] * 6)
+    replays = iter([1.0, 1.0, 0.5] * 6)
+
+    def timed(*args: Any, recorded: list[Any] | None = None, **kwargs: Any) -> bench_duels.DuelsResult:
+        run = real(*args, recorded=recorded, **kwargs)
+        run.setup_s, run.play_s, run.teardown_s = 0.0, next(times) * run.transitions / 1e6, 0.0
+        return run
+
+    monkeypatch.setattr(bench_duels, "play_full_duels", timed)
+    monkeypatch.setattr(bench_duels.DuelsReplay, "run", lambda self: next(replays))
+    full = bench_duels.measure_full_duels(1, 5, repeats=3)
+    for name in ("vanilla", "mixed"):
+        for setting in ("auto_pass_off", "auto_pass_on", "auto_pass_on_no_trace"):
+            figures = full[f"{name}_{setting}"]
+            assert figures["dispatch_ratio"] == 3.0
+            assert figures["dispatch_ratio_runs"] == [1.0, 4.0]
+            assert figures["dispatch_ratio_of_bests"] == 2.0
+            assert figures["dispatch_us_per_transition"] == 0.5
+            assert figures["meets_agents_ratio"] is True  # within 3×: 3 is

@@ -69,11 +69,13 @@ it prints one JSON object (and writes it to ``--out`` when given). The figures:
     the engine before this section existed (4b264d2, which asks for every pass): at least 5× its
     duels/s with auto-pass on, 2× with it off — compared by running the same workload on both
     versions (``make bench-compare``, whose default ``REF`` is that engine), not asserted here.
-    Each setting's duels are also replayed through (c)'s dict-dispatch table, each from its own
-    setup: ``dispatch_us_per_transition`` (best of ``--repeats``) and ``dispatch_ratio``, the duels'
-    ``us_per_transition`` (the quickest run, the agents' choices included) over it — (c)'s ratio on these very
-    transitions, beside (c)'s own ``agents_ratio``, which stays the agents' issue's figure;
-    ``meets_agents_ratio`` says whether it is within that issue's 3×.
+    Each run of a setting is followed at once by a replay of its transitions through (c)'s dict-dispatch
+    table, each duel from its own setup, so that the two see the same load on the machine:
+    ``dispatch_ratio`` is the median over the runs of the run's ``us_per_transition`` (the agents' choices
+    included) over its own replay's (``dispatch_ratio_runs``: the lowest and the highest), (c)'s ratio on
+    these very transitions, beside (c)'s own ``agents_ratio``, which stays the agents' issue's figure;
+    ``meets_agents_ratio`` says whether it is within that issue's 3×. ``dispatch_us_per_transition`` is the
+    quickest replay, ``dispatch_ratio_of_bests`` the quickest run's over it.
 
 (g) ``environment`` — the same kind of duels as an agent plays them, through the PettingZoo
     environment (:func:`ygo_fsm.env.raw_env`: its default decks, auto-pass on, no trace), each
