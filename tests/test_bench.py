@@ -46,6 +46,9 @@ def test_run_benchmark_reports_every_figure() -> None:
     assert dispatch["transitions"] == play["transitions"]
     assert _positive(dispatch["us_per_transition"])
     assert _positive(dispatch["ratio"])
+    low, high = dispatch["ratio_runs"]
+    assert low <= dispatch["ratio"] <= high  # the median of the pairs' ratios
+    assert dispatch["ratio_of_bests"] == round(play["us_per_transition"] / dispatch["us_per_transition"], 2)
     assert isinstance(dispatch["meets_targets"]["ratio"], bool)
     assert dispatch["targets"]["agents_ratio"] == 3.0  # the agents' issue: within 3× of the replay
     assert isinstance(dispatch["meets_targets"]["agents_ratio"], bool)

@@ -8,11 +8,12 @@ import time
 from typing import Any
 
 from .bench_base import DEFAULT_REPEATS, PlayResult, bench_setup, game_data, steps_of
+from .bench_dispatch import build_dispatch_table, fresh_replay_game, replay
 from .duel import Duel
 from .engine import Rulebook, default_rulebook
 from .game import Setup
 
-__all__ = ["measure_play", "random_play"]
+__all__ = ["measure_play", "paired_ratios", "random_play"]
 
 
 def random_play(turns: int, seed: int, setup: Setup | None = None, *,
@@ -78,3 +79,21 @@ def measure_play(turns: int, seed: int, repeats: int = DEFAULT_REPEATS,
         "us_per_transition": round(seconds / best.transitions * 1e6, 4),
     }
     return figures, best
+
+
+def paired_ratios(play: PlayResult, turns: int, seed: int, repeats: int = DEFAULT_REPEATS) -> list[float]:
+    """(b) over (c), run by run: ``repeats`` times, the random play of ``play`` again (its ``turns`` and
+    ``seed``) and at once one replay of its transitions through (c)'s table, so that both sides of
+    each ratio see the same load on the machine. Returns each pair's ``us_per_transition`` ratio."""
+    rulebook = default_rulebook()
+    table = build_dispatch_table(rulebook.specs)
+    ratios = []
+    for _ in range(max(1, repeats)):
+        run = random_play(turns, seed, play.setup, rulebook=rulebook)
+        if run.segments != play.segments:
+            raise AssertionError("random play with the same seed took different transitions")
+        duels = [fresh_replay_game(play.setup) for _ in play.segments]
+        start = time.perf_counter()
+        replay(play.segments, table, duels, rulebook.specs, play.setup.phase)
+        ratios.append(run.seconds / (time.perf_counter() - start))  # the same transitions on both sides
+    return ratios
