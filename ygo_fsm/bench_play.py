@@ -3,6 +3,7 @@ until a number of turns are over, timed as a player loop (:mod:`ygo_fsm.bench`).
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from typing import Any
@@ -84,16 +85,21 @@ def measure_play(turns: int, seed: int, repeats: int = DEFAULT_REPEATS,
 def paired_ratios(play: PlayResult, turns: int, seed: int, repeats: int = DEFAULT_REPEATS) -> list[float]:
     """(b) over (c), run by run: ``repeats`` times, the random play of ``play`` again (its ``turns`` and
     ``seed``) and at once one replay of its transitions through (c)'s table, so that both sides of
-    each ratio see the same load on the machine. Returns each pair's ``us_per_transition`` ratio."""
+    each ratio see the same load on the machine; each side starts after a full collection. Returns each
+    pair's ``us_per_transition`` ratio."""
     rulebook = default_rulebook()
     table = build_dispatch_table(rulebook.specs)
     ratios = []
     for _ in range(max(1, repeats)):
+        gc.collect()  # each side starts from a heap without the other's leftovers
         run = random_play(turns, seed, play.setup, rulebook=rulebook)
         if run.segments != play.segments:
             raise AssertionError("random play with the same seed took different transitions")
+        seconds = run.seconds
+        del run  # its steps, freshly made, are not for the replay's collections to walk
         duels = [fresh_replay_game(play.setup) for _ in play.segments]
+        gc.collect()
         start = time.perf_counter()
         replay(play.segments, table, duels, rulebook.specs, play.setup.phase)
-        ratios.append(run.seconds / (time.perf_counter() - start))  # the same transitions on both sides
+        ratios.append(seconds / (time.perf_counter() - start))  # the same transitions on both sides
     return ratios
