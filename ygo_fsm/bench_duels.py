@@ -18,7 +18,7 @@ from .engine import default_rulebook
 from .game import Setup
 
 __all__ = ["DEFAULT_FULL_DUELS", "MAX_DECISIONS", "MIXED_DECK", "VANILLA_DECK", "DuelsReplay", "DuelsResult",
-           "Recorded", "deck_setup", "measure_full_duels", "play_full_duels", "replay_full_duels"]
+           "Recorded", "deck_setup", "measure_full_duels", "play_full_duels"]
 
 VANILLA_DECK: tuple[str, ...] = (
     ("sage_chiron",) * 8 + ("reflect_bounder",) * 8 + ("beetle_armor_knight",) * 8 + ("sapphire_dragon",) * 8
@@ -145,20 +145,12 @@ class DuelsReplay:
         return (time.perf_counter() - start) / max(1, self.transitions) * 1e6
 
 
-def replay_full_duels(recorded: Sequence[Recorded], repeats: int = DEFAULT_REPEATS) -> dict[str, Any]:
-    """The steps of ``recorded`` duels replayed through (c)'s dict-dispatch table (:class:`DuelsReplay`):
-    microseconds a transition, best of ``repeats``, and whether every duel replayed as played."""
-    replayed = DuelsReplay(recorded)
-    best = min(replayed.run() for _ in range(max(1, repeats)))
-    return {"us_per_transition": round(best, 4), "verified": replayed.verified}
-
-
 def measure_full_duels(count: int = DEFAULT_FULL_DUELS, seed: int = DEFAULT_SEED,
                        repeats: int = DEFAULT_REPEATS) -> dict[str, Any]:
     """(f): per deck and auto-pass setting, the duels' rates; and with auto-pass on, the same
     duels keeping no trace (``Duel(trace=False)``, as the agents' environment plays). Each setting's
     duels are played ``repeats`` times (the very same duels: the seeds are the same) and the quickest
-    run's figures are given, as (b) and (c) give their best of their runs. Each run is followed at once by
+    run's figures are given, as (b) and (c) give the best of their runs. Each run is followed at once by
     a replay of the same transitions through (c)'s dict-dispatch table (:class:`DuelsReplay`), so that
     the two see the same load on the machine: ``dispatch_ratio`` is the median over the runs of the
     run's ``us_per_transition`` over its replay's (``dispatch_ratio_runs`` the lowest and highest of

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from .bench_base import DEFAULT_REPEATS, PlayResult, bench_setup, game_data, steps_of
-from .bench_dispatch import build_dispatch_table, fresh_replay_game, replay
+from .bench_dispatch import build_dispatch_table, timed_replay
 from .duel import Duel
 from .engine import Rulebook, default_rulebook
 from .game import Setup
@@ -97,9 +97,5 @@ def paired_ratios(play: PlayResult, turns: int, seed: int, repeats: int = DEFAUL
             raise AssertionError("random play with the same seed took different transitions")
         seconds = run.seconds
         del run  # its steps, freshly made, are not for the replay's collections to walk
-        duels = [fresh_replay_game(play.setup) for _ in play.segments]
-        gc.collect()
-        start = time.perf_counter()
-        replay(play.segments, table, duels, rulebook.specs, play.setup.phase)
-        ratios.append(seconds / (time.perf_counter() - start))  # the same transitions on both sides
+        ratios.append(seconds / timed_replay(play, table, rulebook.specs))  # the same transitions on both sides
     return ratios
