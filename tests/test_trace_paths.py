@@ -23,6 +23,14 @@ def _play_reading(duel: Duel, seed: int, decisions: int, every: int) -> None:
             assert duel.trace[-1].state == duel.state, f"after {duel.history[-1]}"
 
 
+def _play_unread(duel: Duel, seed: int, decisions: int) -> None:
+    choose = random.Random(seed).choice
+    for _ in range(decisions):
+        if duel.is_over:
+            return
+        duel.apply(choose(duel.legal_actions()))
+
+
 @pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 2), (VANILLA_DECK, 8)])
 def test_the_newest_record_names_the_state_the_duel_is_in(deck: tuple[str, ...], seed: int) -> None:
     for auto_pass in (False, True):
@@ -41,3 +49,19 @@ def test_the_newest_record_names_the_state_the_duel_is_in(deck: tuple[str, ...],
             _play_reading(duel, seed + 1, 200, every=7)
         assert copied.trace == read_often.trace == loaded.trace
         assert unread.trace == read_often.trace[len(read_often.trace) - len(unread.trace):]
+
+
+@pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 4), (VANILLA_DECK, 5)])
+def test_a_copy_taken_with_records_unread_goes_on_with_its_own(deck: tuple[str, ...], seed: int) -> None:
+    """A duel is a value (its copy is independent): copied while its newest records are not read yet,
+    the copy and the duel each go on by themselves, and each reads the records a replay of its own
+    history reads (the turn, LP, hands, choices and narration of every transition)."""
+    duel = Duel.new_game(list(deck), list(deck), seed=seed)
+    _play_reading(duel, seed, 150, every=10**6)  # its trace read only at its first action
+    _play_unread(duel, seed, 50)
+    copied = duel.copy()
+    _play_unread(duel, seed + 1, 150)
+    _play_unread(copied, seed + 2, 150)
+    assert duel.history != copied.history
+    for played in (duel, copied):
+        assert played.trace == Duel.replay(played.setup, played.history).trace

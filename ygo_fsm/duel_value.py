@@ -12,7 +12,6 @@ from .engine import Rulebook, default_rulebook
 from .errors import StateFormatError
 from .runtime import Action, DuelRuntime, auto_pass_players
 from .snapshot import FORMAT_VERSION, canonical_json, game_document, game_from_document, read_duel_document, state_key
-from .trace_rows import ROW_WIDTH
 
 __all__ = ["DuelValue"]
 
@@ -30,6 +29,8 @@ class DuelValue(DuelRuntime):
         clone.game = self.game.copy()
         clone._history = list(self._history)
         clone._records = list(self._records)
+        clone._contexts, clone._extras = dict(self._contexts), dict(self._extras)
+        clone._row_context, clone._read_context = self._row_context, self._read_context
         clone._trace = list(self._trace)
         clone._path_base = self._path_base
         clone._sights = self._sights.copy()
@@ -99,7 +100,7 @@ class DuelValue(DuelRuntime):
         duel.resolutions = list(document.resolutions)
         if document.trace is not None and trace:
             duel._trace = list(document.trace)
-            duel._records = [None] * (ROW_WIDTH * len(document.trace))  # validated already: not read again
+            duel._records = [None] * len(document.trace)  # type: ignore[list-item]  # validated already: not read again
         duel._check_settled()
         if duel.auto_pass:
             duel._settle()  # a loaded duel may wait on a pass the duel now takes itself

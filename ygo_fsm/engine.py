@@ -164,6 +164,9 @@ class CompiledTransition:
     """Its event (``spec.event``), looked up once."""
     record_head: tuple[str, str, str, str, str, str] = ("", "", "", "", "", "")
     """What every trace record of it says the same: (machine id, source, dest, event, transition id, rule)."""
+    row_heads: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """A trace row of it, one per (actor, who must act, level, frames, auto-pass) seen: the duels share
+    them, and a duel keeps one reference a row (:mod:`ygo_fsm.trace_rows`)."""
     check: Guard | None = field(default=None, init=False, compare=False)
     """What the runtime calls to know whether it is enabled on a frame: ``None`` when it is
     :attr:`unguarded`, else :meth:`enabled` as one function made from the declaration (:func:`_check_of`;

@@ -3,17 +3,13 @@ player who must act, settling, and the trace records — :class:`DuelRuntime`, t
 :class:`~ygo_fsm.duel.Duel` (the engine's semantics: :mod:`ygo_fsm.engine`).
 
 The options of a state are enumerated once and kept until the next transition; what the rules
-compute about a state that holds still (a player's effects, pending phase effects) is kept in
-the game's ``scans`` while options are enumerated, and a player's effects and their sorts
-(``card_scans``) across transitions that move no card (:data:`~ygo_fsm.registry.CARDS_STAY`); the
-effects of a zone's cards are looked up by those very cards, and options and offered actions are
-values made once per content (:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace
-record is kept as a flat row (what every record of its transition says the same shared,
-``CompiledTransition.record_head``; the turn, chain, LP and hands shared with the row before unless
-the transition may move a card, :data:`~ygo_fsm.trace_rows.RowContext`; where the transition left
-the frames, from which the state path is worked out; the players' views as what masking reads of the
-game then, :func:`~ygo_fsm.views.sight`, sharing the zones the row before saw unchanged) and
-validated when the trace is read.
+compute about a state that holds still is kept in the game's ``scans`` while options are enumerated,
+and a player's effects and their sorts (``card_scans``) across transitions that move no card
+(:data:`~ygo_fsm.registry.CARDS_STAY`); options and offered actions are values made once per content
+(:func:`~ygo_fsm.state.card_choice`, :func:`offered_action`). A trace record is kept as a row, one
+reference to a head its transition shares with every duel, and beside it, by seq, its context where
+that changed and its option, narration and the players' sights where it has them
+(:mod:`ygo_fsm.trace_rows`); it is validated when the trace is read.
 
 What the declarations settle once is read from the rulebook rather than found again at each step:
 a frame keeps its state's :class:`~ygo_fsm.engine.StateRuntime` (``Frame.at``); transitions whose
@@ -28,7 +24,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
-from typing import Any
 
 from .cards import CardSpec
 from .engine import CompiledTransition, Rulebook, StateRuntime
@@ -40,8 +35,8 @@ from .priority import holder as priority_holder
 from .spec import DONE_EVENT, Role, TransitionSpec
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
-from .trace_rows import ROW_WIDTH, RowContext, records_of_rows
-from .views import Sight, SightKeeper
+from .trace_rows import RowContext, RowExtra, RowHead, chain_snapshot, records_of_rows
+from .views import SightKeeper
 
 __all__ = ["PASS", "RECORD_FIELDS", "SETTLE_ROUNDS", "Action", "DuelRuntime", "Option", "auto_pass_players",
            "offered_action", "settle_limit"]
@@ -161,30 +156,33 @@ class DuelRuntime:
 
     __slots__ = ("rulebook", "game", "setup", "_history", "_records", "_trace", "_seq", "_option_cache",
                  "resolutions", "auto_pass", "auto_passes", "_refusals", "_view_cache", "_index_cache",
-                 "keeps_trace", "_path_base", "_sights", "_context")
+                 "keeps_trace", "_path_base", "_sights", "_context", "_contexts", "_extras", "_row_context",
+                 "_read_context")
 
     def _start_runtime(self, *, keeps_trace: bool = True) -> None:
         self.keeps_trace = keeps_trace
         """Whether a record is kept of every transition taken (``Duel(trace=False)`` keeps none)."""
         self._history: list[Action] = []
-        self._records: list[Any] = []
+        self._records: list[RowHead] = []
+        # beside the rows not yet read, by seq: a context from the row it first holds for, and the extras
+        self._contexts: dict[int, RowContext] = {}
+        self._extras: dict[int, RowExtra] = {}
+        self._row_context: RowContext | None = None  # the newest row's
+        self._read_context: RowContext | None = None  # in force after the last row read into the trace
         self._trace: list[TraceRecord] = []
         self._option_cache: list[Option] | None = None
         self._view_cache: tuple[list[Option], tuple[Action, ...]] | None = None
         self._index_cache: tuple[list[Option], tuple[int, ...]] | None = None
         self._seq = 0
         self._path_base: tuple[str, ...] = ()
-        """The states of the frames the first row not yet read into :attr:`trace` starts from (a row
-        keeps only where its transition left the frames, and its path is worked out from these):
-        the frames when the duel started or was loaded, or when the trace was last read
-        (:meth:`_rows_start_here`)."""
+        """The states of the frames the first row not yet read into :attr:`trace` starts from (a row keeps
+        where its transition left the frames): as the duel started or was loaded, or the trace last read."""
         self._sights = SightKeeper()
-        """Takes the rows' sights (:class:`~ygo_fsm.views.Sight`; each shares the zones the one before saw
-        unchanged)."""
+        """Takes the rows' sights (:class:`~ygo_fsm.views.Sight`; each shares what the one before saw unchanged)."""
         self._context: RowContext | None = None
-        """What the newest row says of the turn, the chain, the LP and the hands (:data:`RowContext`),
-        shared by the rows after it until a transition that may change them (one that may move a
-        card) or a player's action (the game may have been changed from outside before it)."""
+        """The newest row's context while it holds for the rows after it: until a transition that may
+        change it (one that may move a card) or a player's action (``None``: the game may have been
+        changed from outside before it)."""
         self.resolutions: list[tuple[int, int, str, bool]] = []
         """Every chain link resolved: (trace seq, chain number, card uid, negated)."""
         self._refusals = None
@@ -300,11 +298,12 @@ class DuelRuntime:
             raise TraceNotKeptError("this duel keeps no trace (Duel(trace=False)); its history replays it "
                                     "with one: Duel.replay(duel.setup, duel.history)")
         trace = self._trace
-        kept = self._records[len(trace) * ROW_WIDTH:]
+        kept = self._records[len(trace):]
         if not kept:
             return tuple(trace)
-        trace += records_of_rows(zip(*[iter(kept)] * ROW_WIDTH, strict=True), self._seq - len(kept) // ROW_WIDTH + 1,
-                                 self._path_base, self.rulebook.runtime)  # a row a transition: the newest is _seq
+        trace += records_of_rows(kept, self._seq - len(kept) + 1, self._path_base, self.rulebook.runtime,
+                                 self._contexts, self._extras, self._read_context)  # the newest is _seq
+        self._contexts, self._extras, self._read_context = {}, {}, self._row_context
         self._rows_start_here()
         return tuple(trace)
 
@@ -460,17 +459,18 @@ class DuelRuntime:
             game.resolved_now = []
         if not self.keeps_trace:
             return
-        context = self._context
-        if context is None or moves_cards:  # only a transition that may move a card changes these
+        if self._context is None or moves_cards:  # only a transition that may move a card changes these
             a, b = game.players["A"], game.players["B"]
-            fresh = (game.turn, game.turn_player, self._chain_snapshot() if game.chain else (), a.lp, b.lp,
+            fresh = (game.turn, game.turn_player, chain_snapshot(game.chain) if game.chain else (), a.lp, b.lp,
                      a._hand + len(a.hand_cards), b._hand + len(b.hand_cards))  # PlayerState.hand, read as it is
-            context = self._context = context if fresh == context else fresh  # an equal one is shared (fewer kept)
+            if fresh == self._row_context:  # the rows share it
+                self._context = self._row_context
+            else:
+                self._contexts[seq] = self._context = self._row_context = fresh
         narration = game.narration
         choice = game.choice
-        seen: Sight | tuple[()] = ()
-        if choice is not None or narration:  # what masking reads when the trace is read
-            seen = self._sights.see(game)
+        if choice is not None or narration:  # and what masking reads when the trace is read
+            self._extras[seq] = (choice, tuple(narration), self._sights.see(game))
         # who must act now: the innermost state's role where the row's own turn player and chain
         # name that player (worked out when the trace is read), else the player found now
         at = frames[-1].at
@@ -481,14 +481,12 @@ class DuelRuntime:
             holder = at.role
             if holder is _TRIGGER_PLAYER:
                 holder = game.priority_cache = find_holder(game)
-        # one row (its seq is its place), a TraceRecord when the trace is read; the rows one after another in one list
-        self._records.extend((transition.record_head, actor, holder, level, len(frames), choice,
-                              tuple(narration) if narration else (), auto, context, seen))
-
-    def _chain_snapshot(self) -> tuple[dict[str, object], ...]:
-        return tuple({"number": link.number, "card": link.name, "controller": link.controller,
-                      "spell_speed": link.spell_speed, "negated": link.negated, "negation": link.negation}
-                     for link in self.game.chain)
+        # one row (its seq is its place), a TraceRecord when the trace is read: a reference to its head
+        key = (actor, holder, level, len(frames), auto)
+        row = transition.row_heads.get(key)
+        if row is None:
+            row = transition.row_heads[key] = (transition.record_head, *key)
+        self._records.append(row)
 
     def _settle(self) -> None:
         """Take engine transitions until a player must act or the duel is over; more than
