@@ -325,23 +325,27 @@ class Duel(DuelValue):
         as it was.
         """
         if isinstance(action, Action):
+            options = self._options()
+            cached = self._view_cache
+            if cached is not None and cached[0] is options:
+                try:
+                    index = cached[1].index(action)
+                except ValueError:
+                    pass
+                else:  # one of the actions just offered: the option at its place (the first equal to it, as below)
+                    holder, level, transition, option = options[index]
+                    if option is None:  # the action offered is the one the history keeps
+                        self._take_action(holder, level, transition, None, cached[1][index])
+                    else:
+                        self._take_action(holder, level, transition, option.key)
+                    return
             name, player, choice = action.name, action.player, action.choice
         elif isinstance(action, str):
             (name, choice), player = Action.parse(action), None
+            options = self._options()
         else:
             raise TypeError(f"apply() takes an Action or its text (a str), not {type(action).__name__}: "
                             f"{_short(repr(action))}")
-        options = self._options()
-        cached = self._view_cache
-        if cached is not None and cached[0] is options:
-            try:
-                index = cached[1].index(action)
-            except ValueError:
-                pass
-            else:  # one of the actions just offered: the option at its place (the first equal to it, as below)
-                holder, level, transition, option = options[index]
-                self._take_action(holder, level, transition, option.key if option else None)
-                return
         self._apply_named(name, player, choice, options)
 
     def _apply_named(self, name: str, player: str | None, choice: str | None, options: list[Option]) -> None:
@@ -370,9 +374,11 @@ class Duel(DuelValue):
             self._refusals.append(Refusal(after=self._seq, action=text, player=player, reason=reason))
         raise IllegalActionError(text, self.state, offered, reason=reason)
 
-    def _take_action(self, holder: str, level: int, transition: CompiledTransition, choice: str | None) -> None:
-        """Take a player's transition with the option ``choice`` (its key), then settle."""
-        self._history.append(offered_action(transition.event_name, holder, choice))
+    def _take_action(self, holder: str, level: int, transition: CompiledTransition, choice: str | None,
+                     action: Action | None = None) -> None:
+        """Take a player's transition with the option ``choice`` (its key), then settle; ``action`` is the
+        action the history keeps of it when the caller has it already."""
+        self._history.append(offered_action(transition.event_name, holder, choice) if action is None else action)
         game = self.game
         game.choice, game.actor = choice, holder
         self._context = None  # the game may have been changed from outside since the last row

@@ -504,7 +504,9 @@ class DuelRuntime:
             game.scans = {}
         if game.card_scans is None:
             game.card_scans = {}
-        game.check_lp()  # LP may also have been set outside a transition, before the action being applied
+        players = game.players  # LP may also have been set outside a transition, before the action being applied
+        if players["A"].lp <= 0 or players["B"].lp <= 0:
+            game.check_lp()  # (and the duel judged: GameState.check_lp)
         while not game.is_over:
             taken += 1
             if taken > limit:
