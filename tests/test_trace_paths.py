@@ -13,22 +13,15 @@ from ygo_fsm import Duel
 from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
 
 
-def _play_reading(duel: Duel, seed: int, decisions: int, every: int) -> None:
+def _play_reading(duel: Duel, seed: int, decisions: int, every: int | None) -> None:
+    """Random play, reading the newest record after every ``every``-th action (``None``: never)."""
     choose = random.Random(seed).choice
     for step in range(decisions):
         if duel.is_over:
             return
         duel.apply(choose(duel.legal_actions()))
-        if step % every == 0:
+        if every is not None and step % every == 0:
             assert duel.trace[-1].state == duel.state, f"after {duel.history[-1]}"
-
-
-def _play_unread(duel: Duel, seed: int, decisions: int) -> None:
-    choose = random.Random(seed).choice
-    for _ in range(decisions):
-        if duel.is_over:
-            return
-        duel.apply(choose(duel.legal_actions()))
 
 
 @pytest.mark.parametrize(("deck", "seed"), [(MIXED_DECK, 2), (VANILLA_DECK, 8)])
@@ -58,10 +51,10 @@ def test_a_copy_taken_with_records_unread_goes_on_with_its_own(deck: tuple[str, 
     history reads (the turn, LP, hands, choices and narration of every transition)."""
     duel = Duel.new_game(list(deck), list(deck), seed=seed)
     _play_reading(duel, seed, 150, every=10**6)  # its trace read only at its first action
-    _play_unread(duel, seed, 50)
+    _play_reading(duel, seed, 50, every=None)
     copied = duel.copy()
-    _play_unread(duel, seed + 1, 150)
-    _play_unread(copied, seed + 2, 150)
+    _play_reading(duel, seed + 1, 150, every=None)
+    _play_reading(copied, seed + 2, 150, every=None)
     assert duel.history != copied.history
     for played in (duel, copied):
         assert played.trace == Duel.replay(played.setup, played.history).trace
