@@ -34,20 +34,18 @@ def pending_phase_activations(frame: Frame) -> list[Choice]:
     return [c for c in effects.open_state_activations(game, player) if effects.is_phase_choice(game, c.key)]
 
 
-def _pending(frame: Frame, player: str) -> bool:
-    return effects.pending_phase_effects(frame.game, player)
-
-
 @guard
 def turn_player_has_pending_effects(frame: Frame) -> bool:
     """Both passed while effects are pending: the turn player handles theirs first (000 ●スタンバイフェイズ 例2)."""
-    return _pending(frame, frame.game.turn_player)
+    game = frame.game
+    return effects.pending_phase_effects(game, game.turn_player)
 
 
 @guard
 def opponent_has_pending_effects(frame: Frame) -> bool:
     """The opponent still has a phase effect to handle (000 ●スタンバイフェイズ【２】◇持有优先权的对方玩家…)."""
-    return _pending(frame, frame.game.opponent)
+    game = frame.game
+    return effects.pending_phase_effects(game, game.opponent)
 
 
 @callback

@@ -46,6 +46,15 @@ def _action_index(value: object, method: str) -> int:
     return index
 
 
+def _place_of(offered: tuple[Action, ...], action: Action) -> int:
+    """Where ``action`` is among the actions ``offered``: the very object, else the first equal to it
+    (an action made anew), else ``-1``."""
+    for index, candidate in enumerate(offered):
+        if candidate is action:
+            return index
+    return offered.index(action) if action in offered else -1
+
+
 def _short(text: str, length: int = 60) -> str:
     return text if len(text) <= length else text[:length - 1] + "…"
 
@@ -128,7 +137,9 @@ class Duel(DuelValue):
         gives the judge's keys and labels instead (uids and names of every card); :meth:`apply`
         accepts both.
         """
-        options = self._options()
+        options = self._option_cache  # (DuelRuntime._options, read where it is asked most)
+        if options is None:
+            options = self._option_cache = self._find_options()
         if judge:
             return [offered_action(t.event_name, player, c.key if c else None, c.label if c else "")
                     for player, _, t, c in options]
@@ -325,14 +336,14 @@ class Duel(DuelValue):
         as it was.
         """
         if isinstance(action, Action):
-            options = self._options()
+            options = self._option_cache  # (DuelRuntime._options)
+            if options is None:
+                options = self._option_cache = self._find_options()
             cached = self._view_cache
             if cached is not None and cached[0] is options:
-                try:
-                    index = cached[1].index(action)
-                except ValueError:
-                    pass
-                else:  # one of the actions just offered: the option at its place (the first equal to it, as below)
+                offered = cached[1]  # the very one offered is found without calling Action.__eq__ on the others
+                index = 0 if offered and offered[0] is action else _place_of(offered, action)
+                if index >= 0:  # one of the actions just offered: the option at its place
                     holder, level, transition, option = options[index]
                     if option is None:  # the action offered is the one the history keeps
                         self._take_action(holder, level, transition, None, cached[1][index])

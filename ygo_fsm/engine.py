@@ -167,6 +167,13 @@ class CompiledTransition:
     row_heads: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     """A trace row of it, one per (actor, who must act, level, frames, auto-pass) seen: the duels share
     them, and a duel keeps one reference a row (:mod:`ygo_fsm.trace_rows`)."""
+    engine_rows: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """Its rows taken by the engine in a duel going on, by level (:attr:`final_role` says who must act
+    after it, and the level how many frames there are: the machines it enters start below it)."""
+    final_role: Any = field(default=None, init=False, compare=False)
+    """The ``priority:`` role of the state the frames end in after it (its destination, or the innermost
+    machine its destination enters): who must act then, as a row keeps it, unless it is the trigger
+    player's (found on the game). Set once the states' runtimes are built."""
     check: Guard | None = field(default=None, init=False, compare=False)
     """What the runtime calls to know whether it is enabled on a frame: ``None`` when it is
     :attr:`unguarded`, else :meth:`enabled` as one function made from the declaration (:func:`_check_of`;
@@ -374,7 +381,9 @@ class Rulebook:
         for (machine, _), out in self._outgoing.items():
             for compiled in out:
                 compiled.transition.dest_at = self.runtime[machine][compiled.spec.dest]
-                compiled.transition.enters_at = self.frame_entries(machine, compiled.spec.dest)
+                compiled.transition.enters_at = entries = self.frame_entries(machine, compiled.spec.dest)
+                innermost = entries[-1][4] if entries else compiled.transition.dest_at
+                object.__setattr__(compiled, "final_role", innermost.role)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:
@@ -534,3 +543,26 @@ class Rulebook:
 def default_rulebook() -> Rulebook:
     """The shipped machines, loaded once per process."""
     return Rulebook.load()
+
+
+def settle_cycle(rulebook: Rulebook, taken: list[CompiledTransition]) -> str | None:
+    """What settling past its limit went round, once ``taken`` (the engine transitions past it) is long
+    enough to tell: the cycle they repeat, or the last ones when they repeat none (``None`` until then)."""
+    window = 2 * sum(len(spec.transitions) for spec in rulebook.specs.values()) + 2
+    if len(taken) < window:
+        return None
+    machine_ids = {id(machine): machine_id for machine_id, machine in rulebook.machines.items()}
+    names = [f"{machine_ids[id(t.machine)]}.{t.spec.id}" for t in taken]
+    period = next((p for p in range(1, len(names) // 2 + 1)
+                   if all(names[i] == names[i - p] for i in range(p, len(names)))), None)
+    if period is None:
+        count, what = 8, "without repeating; the last ones"
+    else:
+        count, what = period, "going round the cycle"
+    cycle = " → ".join(f"{name}{_guard_text(t.spec)}" for name, t in zip(names[-count:], taken[-count:], strict=True))
+    return f"{what}: {cycle}"
+
+
+def _guard_text(spec: TransitionSpec) -> str:
+    terms = [*spec.guards, *(f"not {name}" for name in spec.unless)]
+    return f" [{' and '.join(terms)}]" if terms else ""

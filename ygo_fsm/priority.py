@@ -7,10 +7,8 @@ player* (whose simultaneous triggers are being put on the chain, 000 ※…发�
 
 from __future__ import annotations
 
-from typing import cast
-
 from .chain import current_tier
-from .game import other_player
+from .game import PLAYERS, other_player
 from .spec import Role
 from .state import _UNSET, GameState
 
@@ -19,6 +17,8 @@ from .state import _UNSET, GameState
 # asked after every transition.
 _TURN_PLAYER, _OPPONENT, _RESPONDER = Role.turn_player, Role.opponent, Role.responder
 _LAST_ACTIVATOR, _TRIGGER_PLAYER = Role.last_activator, Role.trigger_player
+_OTHER = {player: other_player(player) for player in PLAYERS}
+"""Each player's opponent (:func:`~ygo_fsm.game.other_player`, looked up: who must act is asked often)."""
 
 
 def holder(game: GameState) -> str | None:
@@ -28,7 +28,7 @@ def holder(game: GameState) -> str | None:
     if cached is _UNSET:
         found = game.priority_cache = find_holder(game)
         return found
-    return cast("str | None", cached)  # only find_holder's results are cached
+    return cached  # type: ignore[return-value]  # only find_holder's results are cached
 
 
 def acting(game: GameState) -> str:
@@ -62,9 +62,9 @@ def seat_holder(role: Role, turn_player: str, newest_link_controller: str | None
     if role is _TURN_PLAYER:
         return turn_player
     if role is _OPPONENT:
-        return other_player(turn_player)
+        return _OTHER[turn_player]
     if role is _RESPONDER:
-        return other_player(newest_link_controller or turn_player)
+        return _OTHER[newest_link_controller or turn_player]
     if role is _LAST_ACTIVATOR:
         return newest_link_controller or turn_player
     raise ValueError(f"{role.value} names the player of the triggers being placed, not one read from the seats")

@@ -26,13 +26,13 @@ from functools import lru_cache
 from operator import attrgetter
 
 from .cards import CardSpec
-from .engine import CompiledTransition, Rulebook, StateRuntime
+from .engine import CompiledTransition, Rulebook, StateRuntime, settle_cycle
 from .equips import destroy_unequipped
 from .errors import EngineError, TraceNotKeptError
 from .game import PLAYERS, Profile, Setup, TurnEffect, Zone
 from .priority import find_holder
 from .priority import holder as priority_holder
-from .spec import DONE_EVENT, Role, TransitionSpec
+from .spec import DONE_EVENT, Role
 from .state import _UNSET, Attack, Choice, Expiry, Frame, GameState, Link, PlayerState, Summon, Window
 from .trace import Refusal, TraceRecord
 from .trace_rows import RowContext, RowExtra, RowHead, chain_snapshot, records_of_rows
@@ -103,11 +103,6 @@ def settle_limit(rulebook: Rulebook) -> int:
 
 
 _STATE_OF = attrgetter("state")
-
-
-def _guard_text(spec: TransitionSpec) -> str:
-    terms = [*spec.guards, *(f"not {name}" for name in spec.unless)]
-    return f" [{' and '.join(terms)}]" if terms else ""
 
 
 RECORD_FIELDS = ("seq", "turn", "turn_player", "machine", "source", "dest", "event", "transition",
@@ -471,16 +466,19 @@ class DuelRuntime:
         choice = game.choice
         if choice is not None or narration:  # and what masking reads when the trace is read
             self._extras[seq] = (choice, tuple(narration), self._sights.see(game))
-        # who must act now: the innermost state's role where the row's own turn player and chain
-        # name that player (worked out when the trace is read), else the player found now
-        at = frames[-1].at
-        holder: str | Role | None
-        if at is None or game.is_over:
-            holder = find_holder(game)
-        else:
-            holder = at.role
+        # who must act now: the role of the state the frames end in where the row's own turn player and
+        # chain name that player (worked out when the trace is read), else the player found now
+        holder: str | Role | None = None  # (none once the duel is over)
+        if not game.is_over:
+            holder = transition.final_role
             if holder is _TRIGGER_PLAYER:
                 holder = game.priority_cache = find_holder(game)
+            elif actor == "engine":  # one row head by level (the level says how many frames there are)
+                row = (rows := transition.engine_rows).get(level)
+                if row is None:
+                    row = rows[level] = (transition.record_head, actor, holder, level, len(frames), False)
+                self._records.append(row)
+                return
         # one row (its seq is its place), a TraceRecord when the trace is read: a reference to its head
         key = (actor, holder, level, len(frames), auto)
         row = transition.row_heads.get(key)
@@ -564,7 +562,7 @@ class DuelRuntime:
                     runaway.append(done[0])
                 take(len(frames) - 1, done[0], "engine")
                 continue
-            options = self._options()
+            options = self._option_cache = self._find_options()  # (as _options: a transition was just taken)
             if not options:
                 raise EngineError(f"{self.state}: stuck — no legal action and no engine transition")
             if self.auto_pass and len(options) == 1:
@@ -583,18 +581,7 @@ class DuelRuntime:
 
     def _runaway(self, taken: list[CompiledTransition], limit: int) -> None:
         """Past the settle limit: watch a few more steps, then raise naming the cycle they repeat."""
-        window = 2 * sum(len(spec.transitions) for spec in self.rulebook.specs.values()) + 2
-        if len(taken) < window:
-            return
-        machine_ids = {id(machine): machine_id for machine_id, machine in self.rulebook.machines.items()}
-        names = [f"{machine_ids[id(t.machine)]}.{t.spec.id}" for t in taken]
-        period = next((p for p in range(1, len(names) // 2 + 1)
-                       if all(names[i] == names[i - p] for i in range(p, len(names)))), None)
-        if period is None:
-            count, what = 8, "without repeating; the last ones"
-        else:
-            count, what = period, "going round the cycle"
-        cycle = " → ".join(f"{name}{_guard_text(t.spec)}" for name, t in zip(names[-count:], taken[-count:],
-                                                                                strict=True))
-        raise EngineError(f"{self.state}: more than {limit} engine transitions in a row with no player acting "
-                          f"(the settle limit), {what}: {cycle}")
+        cycle = settle_cycle(self.rulebook, taken)
+        if cycle is not None:
+            raise EngineError(f"{self.state}: more than {limit} engine transitions in a row with no player acting "
+                              f"(the settle limit), {cycle}")

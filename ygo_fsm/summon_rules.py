@@ -3,8 +3,6 @@ name in :mod:`ygo_fsm.registry`)."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from . import summon
 from .registry import _choice, callback, cards_stay, chooser, guard, lists_known_cards
 from .state import Choice, Frame
@@ -41,7 +39,7 @@ def normal_summonable(frame: Frame) -> list[Choice]:
     found = scans.get(normal_summonable)
     if found is None:
         found = scans[normal_summonable] = summon.normal_summonable(game)
-    return cast("list[Choice]", found)
+    return found  # type: ignore[return-value]  # only normal_summonable's lists are kept under it
 
 
 @chooser
