@@ -4,7 +4,8 @@ cards) is always what a fresh scan of the cards finds:
 a transition that runs only callbacks of ``CARDS_STAY`` moves no card, turns no monster face-down
 (so no Equip Card loses its monster), changes no negation, and changes neither the turn, the chain,
 the LP nor the hands that a trace row's context holds (``trace_rows.RowContext``, shared by the rows
-of such transitions), and every other one drops what was kept. Checked after every transition of
+of such transitions), and every other one drops what was kept; so are the choosers' lists kept with
+them (the normal summons and the Sets of the Main Phase). Checked after every transition of
 random full duels; and what is kept in ``GameState.scans`` while the state holds still (the Damage
 Step's activation limit) is what the declarations give."""
 
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from helpers import play_randomly
 
-from ygo_fsm import Duel, effects, in_play, runtime
+from ygo_fsm import Duel, effects, in_play, runtime, summon, summon_rules
 from ygo_fsm.bench_duels import MIXED_DECK, VANILLA_DECK
 from ygo_fsm.game import PLAYERS
 from ygo_fsm.in_play import SORTS, effects_of, effects_of_sort
@@ -65,6 +66,14 @@ def _negated(game: GameState) -> list[str]:
     return sorted(expiry.uid for expiry in game.expiring if expiry.kind == "negated")
 
 
+_KEPT_LISTS: tuple[tuple[Any, Any], ...] = (
+    (summon_rules.normal_summonable, summon.normal_summonable),
+    (summon_rules.settable_spell_traps, summon.settable_spell_traps),
+)
+"""Choosers whose lists are kept while no card moves, with what lists them afresh (002 ●主要阶段1:
+the monsters that may be normal summoned or set, the spells and traps that may be set)."""
+
+
 @pytest.fixture
 def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """After every transition: the kept scans equal fresh ones, and a transition whose callbacks
@@ -88,6 +97,9 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             for sort in SORTS:
                 if game.card_scans is not None and f"{sort}:{player}" in game.card_scans:
                     assert _scan(effects_of_sort(game, player, sort)) == _fresh(game, player, sort)
+        for chooser, lister in _KEPT_LISTS:
+            if game.card_scans is not None and chooser in game.card_scans:
+                assert game.card_scans[chooser] == lister(game), f"{transition.spec.id}: {chooser.__name__} kept stale"
         count[0] += 1
 
     monkeypatch.setattr(runtime.DuelRuntime, "_take", checked_take)

@@ -3,9 +3,11 @@ name in :mod:`ygo_fsm.registry`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import summon
-from .registry import _choice, callback, cards_stay, chooser, guard, lists_known_cards
-from .state import Choice, Frame
+from .registry import Chooser, _choice, callback, cards_stay, chooser, guard, lists_known_cards
+from .state import Choice, Frame, GameState
 
 # --- main phase: a plain normal summon (the summon procedure comes later) ---------------------
 
@@ -31,15 +33,23 @@ def normal_summon_used(frame: Frame) -> bool:
 def normal_summonable(frame: Frame) -> list[Choice]:
     """Monsters in the hand that can be normal summoned or set, tributes available
     (002 ●主要阶段1「通常召唤」1回合可以进行一次的召唤、生祭召唤). One option search asks it
-    for the normal summon and for the Set: the second is given the list the first got."""
+    for the normal summon and for the Set, and again while no card moves: they are given the list
+    the first got (:func:`_while_cards_stay`)."""
+    return _while_cards_stay(frame, normal_summonable, summon.normal_summonable)
+
+
+def _while_cards_stay(frame: Frame, chooser: Chooser, lister: Callable[[GameState], list[Choice]]) -> list[Choice]:
+    """``lister(game)``, kept in ``GameState.card_scans`` under ``chooser`` while no card moves: for a
+    chooser whose list reads only which cards are where, the turn player and the cards' own data,
+    none of which a transition of :data:`~ygo_fsm.registry.CARDS_STAY` callbacks changes."""
     game = frame.game
-    scans = game.scans
-    if scans is None:
-        return summon.normal_summonable(game)
-    found = scans.get(normal_summonable)
+    kept = game.card_scans
+    if kept is None:  # (a transition that may move cards is running)
+        return lister(game)
+    found = kept.get(chooser)  # type: ignore[call-overload]  # keyed by the chooser itself
     if found is None:
-        found = scans[normal_summonable] = summon.normal_summonable(game)
-    return found  # type: ignore[return-value]  # only normal_summonable's lists are kept under it
+        found = kept[chooser] = lister(game)  # type: ignore[index]
+    return found  # type: ignore[no-any-return]  # only the lister's lists are kept under it
 
 
 @chooser
@@ -105,8 +115,8 @@ def change_position(frame: Frame) -> None:
 @lists_known_cards
 def settable_spell_traps(frame: Frame) -> list[Choice]:
     """Spell and trap cards in the hand, while a spell/trap zone is free
-    (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里)."""
-    return summon.settable_spell_traps(frame.game)
+    (002 ●主要阶段1 ※魔法、陷阱最多只能放在5个魔法陷阱区域里); kept while no card moves."""
+    return _while_cards_stay(frame, settable_spell_traps, summon.settable_spell_traps)
 
 
 @callback
