@@ -81,9 +81,10 @@ from typing import Any
 from transitions import Event, EventData, Machine, State, Transition
 
 from .cards import Phase
-from .game import Profile
+from .game import PLAYERS, Profile
 from .in_play import SORT_KEYS
 from .loader import load_machines
+from .priority import seat_holder
 from .rules import CALLBACKS, CARDS_STAY, CHOOSER_SORTS, CHOOSERS, GUARDS, KNOWN_TO_ACTOR, Callback, Chooser, Guard
 from .spec import DONE_EVENT, Actor, MachineSpec, Role, StateSpec, TransitionSpec
 from .state import Frame
@@ -174,6 +175,9 @@ class CompiledTransition:
     """The ``priority:`` role of the state the frames end in after it (its destination, or the innermost
     machine its destination enters): who must act then, as a row keeps it, unless it is the trigger
     player's (found on the game). Set once the states' runtimes are built."""
+    final_seats: dict[str, str] | None = field(default=None, init=False, compare=False)
+    """Who must act after it by the turn player, where :attr:`final_role` names a seat the turn player
+    alone gives (the turn player's or the opponent's, :func:`~ygo_fsm.priority.seat_holder`), else ``None``."""
     check: Guard | None = field(default=None, init=False, compare=False)
     """What the runtime calls to know whether it is enabled on a frame: ``None`` when it is
     :attr:`unguarded`, else :meth:`enabled` as one function made from the declaration (:func:`_check_of`;
@@ -384,6 +388,9 @@ class Rulebook:
                 compiled.transition.enters_at = entries = self.frame_entries(machine, compiled.spec.dest)
                 innermost = entries[-1][4] if entries else compiled.transition.dest_at
                 object.__setattr__(compiled, "final_role", innermost.role)
+                if innermost.role in (Role.turn_player, Role.opponent):
+                    object.__setattr__(compiled, "final_seats",
+                                       {player: seat_holder(innermost.role, player, None) for player in PLAYERS})
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Rulebook:

@@ -440,7 +440,8 @@ class DuelRuntime:
         if transition.enters and not game.is_over:  # the machines its destination runs start
             for child, initial, invoked_as, parent, at in transition.transition.enters_at:
                 frames.append(Frame(game, child, initial, invoked_as, parent, at))
-        game.priority_cache = _UNSET  # the frames changed: who must act is found again
+        seats = transition.final_seats  # where the turn player alone says it, it is not searched for
+        game.priority_cache = _UNSET if seats is None or game.is_over else seats[game.turn_player]
         if scans is None:
             scans = {}
         else:
@@ -539,6 +540,7 @@ class DuelRuntime:
                 continue
             if here.final and len(frames) > 1:
                 frames.pop()
+                game.priority_cache = _UNSET  # (one machine fewer: who must act is found again)
                 if game.scans is not None:
                     game.scans.clear()  # one machine fewer: what the rules read may differ
                 parent = frames[-1]
