@@ -452,6 +452,8 @@ MAINTENANCE_NOT_PAID = "destroy"
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
+    if not game.expiring and not game.has_effect_cards():
+        return False  # no card of the duel has an effect, and none lasts until a phase
     phase_effects = effects_of_sort(game, player, "phase")
     if not phase_effects and not game.expiring:
         return False  # no phase effect and nothing lasting until a phase: nothing can be pending
