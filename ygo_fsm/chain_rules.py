@@ -22,7 +22,7 @@ def open_state_activations(frame: Frame) -> list[Choice]:
 def phase_processing(frame: Frame) -> list[Choice]:
     """Phase effects handled without a chain link (000 ●スタンバイフェイズ【２】·『准备流程时～』的效果的处理)."""
     game = frame.game
-    if not game.expiring and not game.has_effect_cards():
+    if game.effect_cards is False and not game.expiring:  # (GameState.has_effect_cards, as found)
         return []  # no card of the duel has an effect, and none lasts until a phase: nothing to process
     return effects.phase_processing(game, priority.holder(game) or game.turn_player)
 

@@ -45,7 +45,7 @@ from .cards import (
 )
 from .continuous import destruction_determined
 from .game import FIELD_ZONES, PROFILE_RULES, Zone, other_player
-from .in_play import SET_ZONES, EffectInPlay, effects_of_sort
+from .in_play import SET_ZONES, SORT_KEYS, EffectInPlay, effects_of_sort
 from .in_play import effects_of as effects_of  # a public name of this module before ygo_fsm.in_play
 from .spec import ActivationLimit
 from .state import CardInstance, Choice, Expiry, GameState, Link
@@ -449,12 +449,20 @@ MAINTENANCE_NOT_PAID = "destroy"
 """The option of ``process`` that leaves a maintenance cost unpaid (the card is destroyed)."""
 
 
+_PHASE_KEYS = SORT_KEYS["phase"]
+"""The ``card_scans`` key of each player's phase effects (:func:`~ygo_fsm.in_play.effects_of_sort`)."""
+
+
 def pending_phase_effects(game: GameState, player: str) -> bool:
     """``player`` still has mandatory phase effects to activate or process in this phase
     (an effect lasting until this phase must end in it)."""
-    if not game.expiring and not game.has_effect_cards():
+    if game.effect_cards is False and not game.expiring:  # (GameState.has_effect_cards, as found)
         return False  # no card of the duel has an effect, and none lasts until a phase
-    phase_effects = effects_of_sort(game, player, "phase")
+    kept = game.card_scans  # (effects_of_sort's kept list read in place: several pass transitions ask this)
+    phase_effects: list[EffectInPlay] | None = (  # (what effects_of_sort keeps under the key: its list)
+        kept.get(_PHASE_KEYS[player]) if kept is not None else None)  # type: ignore[assignment]
+    if phase_effects is None:
+        phase_effects = effects_of_sort(game, player, "phase")
     if not phase_effects and not game.expiring:
         return False  # no phase effect and nothing lasting until a phase: nothing can be pending
     scans = game.scans
