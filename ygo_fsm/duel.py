@@ -148,8 +148,11 @@ class Duel(DuelValue):
             return list(cached[1])
         if len(options) == 1 and options[0][3] is None:  # one action naming no card: most often a forced pass
             player, _, transition, _ = options[0]
-            self._view_cache = (options, (offered_action(transition.event_name, player),))
-            return list(self._view_cache[1])
+            action = transition.bare_actions.get(player)
+            if action is None:
+                action = transition.bare_actions[player] = offered_action(transition.event_name, player)
+            self._view_cache = (options, (action,))
+            return [action]
         turn_player = bool(options) and options[0][0] == self.game.turn_player
         for _, _, transition, option in options:
             if option is not None and not (turn_player and transition.names_known_cards):

@@ -168,6 +168,8 @@ class CompiledTransition:
     row_heads: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     """A trace row of it, one per (actor, who must act, level, frames, auto-pass) seen: the duels share
     them, and a duel keeps one reference a row (:mod:`ygo_fsm.trace_rows`)."""
+    bare_actions: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Its action naming no option, by player, once offered (``runtime.offered_action``, kept at hand)."""
     engine_rows: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
     """Its rows taken by the engine in a duel going on, by level (:attr:`final_role` says who must act
     after it, and the level how many frames there are: the machines it enters start below it)."""

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from .cards import CardSpec
 from .engine import CompiledTransition, Rulebook, StateRuntime, settle_cycle
@@ -190,9 +191,15 @@ class DuelRuntime:
     def profile(self) -> Profile:
         return self.game.profile
 
-    @property
-    def turn(self) -> int:
-        return self.game.turn
+    if TYPE_CHECKING:  # turn and is_over, asked after every action by a player loop, read with no Python call
+        @property
+        def turn(self) -> int: ...
+
+        @property
+        def is_over(self) -> bool: ...
+    else:
+        turn = property(attrgetter("game.turn"), doc="The turn number.")
+        is_over = property(attrgetter("game.is_over"), doc="Whether the duel is over.")
 
     @property
     def turn_player(self) -> str:
@@ -237,10 +244,6 @@ class DuelRuntime:
     @property
     def winner(self) -> str | None:
         return self.game.winner
-
-    @property
-    def is_over(self) -> bool:
-        return self.game.is_over
 
     @property
     def end_reason(self) -> str:
