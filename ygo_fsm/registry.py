@@ -117,6 +117,7 @@ def guard_citation(name: str) -> str:
 
 
 def _applies(frame: Frame, effect: TurnEffect) -> bool:
-    return frame.game.effect_applies(effect)
+    game = frame.game  # (GameState.effect_applies, written out: the guards of the turn's phases ask it)
+    return effect in game.turn_effects.get(game.turn, ())
 
 
