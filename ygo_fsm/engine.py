@@ -95,8 +95,9 @@ class DeclaredTransition(Transition):
 
     Declared states have no enter/exit callbacks, so taking a transition is: evaluate its
     conditions, set the model's state, run its ``after`` callbacks — without the library's
-    per-step logging and enter/exit dispatch. The engine takes it with :meth:`take_frame`:
-    the same move and the same declared callbacks, called with the frame itself.
+    per-step logging and enter/exit dispatch. The runtime takes it the same way
+    (``runtime.DuelRuntime._take``): it sets the frame's state to :attr:`dest` (and :attr:`dest_at`)
+    and calls :attr:`frame_callbacks`, the same declared callbacks, with the frame itself.
     """
 
     frame_callbacks: tuple[Callback, ...] = ()
@@ -123,14 +124,6 @@ class DeclaredTransition(Transition):
         for after in self.after:
             assert callable(after)  # the declared callbacks are functions taking the event data
             after(event_data)
-
-    def take_frame(self, frame: Frame) -> None:
-        """:meth:`take` for the engine: move ``frame`` to the destination and run the declared
-        callbacks on it (no event data is built: the callbacks read only the frame)."""
-        frame.state = self.dest  # type: ignore[assignment]  # declared transitions always have a target
-        frame.at = self.dest_at
-        for func in self.frame_callbacks:
-            func(frame)
 
 
 class DeclaredMachine(Machine):

@@ -428,8 +428,8 @@ class DuelRuntime:
         moves_cards = transition.moves_cards
         if moves_cards:
             game.card_scans = None  # its callbacks may move cards
-        # through its ``transitions`` object, as DeclaredTransition.take_frame (written out: every transition
-        # comes here); its guards were found to hold on this very state
+        # through its ``transitions`` object (engine.DeclaredTransition: its dest and its declared callbacks);
+        # its guards were found to hold on this very state
         moved, frame = transition.transition, frames[level]
         frame.state, frame.at = moved.dest, moved.dest_at  # type: ignore[assignment]  # declared: always a dest
         for func in moved.frame_callbacks:
