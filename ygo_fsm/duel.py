@@ -52,7 +52,10 @@ def _place_of(offered: tuple[Action, ...], action: Action) -> int:
     for index, candidate in enumerate(offered):
         if candidate is action:
             return index
-    return offered.index(action) if action in offered else -1
+    try:
+        return offered.index(action)
+    except ValueError:
+        return -1
 
 
 def _short(text: str, length: int = 60) -> str:
